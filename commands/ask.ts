@@ -1,0 +1,138 @@
+import {
+	ActionRowBuilder,
+	ApplicationIntegrationType,
+	ButtonBuilder,
+	ButtonStyle,
+	InteractionContextType,
+	MessageFlags,
+	SlashCommandBuilder,
+	type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { LinkedAccount } from '../src/accounts.js';
+import type { Command, InteractionContext } from '../src/command.js';
+import { buildCustomId, CUSTOM_ID } from '../src/customId.js';
+import { UpstreamError, UserInputError, VeilError } from '../src/errors.js';
+import type { FlagRecord } from '../src/flags.js';
+import { candidateText } from '../src/generationResponse.js';
+import { postFlagToModlog } from '../src/modlog.js';
+import { answerMessages, hiddenNotice, NO_MENTIONS } from '../src/replyMessages.js';
+import { judgeResponse, type Verdict } from '../src/safetyVerdict.js';
+
+export const PROMPT_MAX_LENGTH = 4000;
+
+const data = new SlashCommandBuilder()
+	.setName('ask')
+	.setDescription('Ask the model a question')
+	.setContexts(InteractionContextType.Guild)
+	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.addStringOption((option) =>
+		option.setName('prompt').setDescription('Your question').setRequired(true).setMinLength(1).setMaxLength(PROMPT_MAX_LENGTH),
+	)
+	.addBooleanOption((option) => option.setName('private').setDescription('Only you see the answer'))
+	.toJSON();
+
+async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	if (!interaction.inGuild()) throw new UserInputError('/ask works in servers only.');
+	const prompt = interaction.options.getString('prompt', true);
+	const isPrivate = interaction.options.getBoolean('private') ?? false;
+	if (prompt.trim() === '') throw new UserInputError('Your prompt is empty. Type a question after /ask.');
+	if (prompt.length > PROMPT_MAX_LENGTH) throw new UserInputError(`Your prompt is too long: at most ${PROMPT_MAX_LENGTH} characters.`);
+
+	// The one store read allowed before the acknowledgement: it decides whether the answer is the ephemeral
+	// link-first one, and the store bounds it to a second.
+	let account: LinkedAccount | undefined;
+	if (ctx.config.requireLink) {
+		account = await ctx.accounts.find(interaction.user.id);
+		if (!account) {
+			await interaction.reply(linkFirstAnswer());
+			return;
+		}
+	}
+
+	const deferral = await interaction.deferReply({ flags: isPrivate ? MessageFlags.Ephemeral : undefined, withResponse: true });
+	const noticeMessageId = isPrivate ? undefined : (deferral.interaction.responseMessageId ?? undefined);
+	if (!ctx.config.requireLink) account = await findLinkQuietly(interaction.user.id, ctx);
+
+	const response = await ctx.generation.generate(prompt, { credentials: account?.credentials }).catch((error: unknown) => {
+		throw explainRefusal(error, account !== undefined);
+	});
+	const verdict = judgeResponse(response);
+	ctx.log.info({ verdict: verdict.kind, reasons: verdict.kind === 'hidden' ? verdict.reasons : undefined }, 'answer judged');
+
+	if (verdict.kind === 'shown') {
+		const [first, ...rest] = answerMessages(verdict.text, verdict.cutShort);
+		if (first) await interaction.editReply(first);
+		for (const message of rest) {
+			await interaction.followUp({ ...message, flags: isPrivate ? MessageFlags.Ephemeral : undefined });
+		}
+		return;
+	}
+	await answerHidden(interaction, verdict, { prompt, text: candidateText(response), noticeMessageId, isPrivate }, ctx);
+}
+
+async function answerHidden(
+	interaction: ChatInputCommandInteraction<'cached' | 'raw'>,
+	verdict: Extract<Verdict, { kind: 'hidden' }>,
+	asked: { prompt: string; text: string; noticeMessageId: string | undefined; isPrivate: boolean },
+	ctx: InteractionContext,
+): Promise<void> {
+	let flag: FlagRecord | undefined;
+	try {
+		flag = await ctx.flags.create({
+			guildId: interaction.guildId,
+			channelId: interaction.channelId,
+			userId: interaction.user.id,
+			noticeMessageId: asked.noticeMessageId,
+			prompt: asked.prompt,
+			text: asked.text,
+			ratings: verdict.ratings,
+			finishReason: verdict.finishReason,
+			blockReason: verdict.blockReason,
+			model: ctx.config.generationModel,
+		});
+	} catch (error) {
+		// The member still learns the answer was hidden; the moderators lose this one, and the log says so.
+		ctx.log.error({ err: error }, 'could not store the flag of a hidden reply');
+	}
+	await interaction.editReply(hiddenNotice(verdict, flag?.id));
+	if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log });
+}
+
+function linkFirstAnswer() {
+	return {
+		content:
+			'**Link your account first.** Veil asks the model with your own account of its service. ' +
+			'Press the button to open a form that only you can see; your password is used once to log in and never kept.',
+		components: [
+			new ActionRowBuilder<ButtonBuilder>().addComponents(
+				new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.linkOpen)).setLabel('Link account').setStyle(ButtonStyle.Primary),
+			),
+		],
+		flags: MessageFlags.Ephemeral as const,
+		allowedMentions: NO_MENTIONS,
+	};
+}
+
+/** With REQUIRE_LINK off, a link is used when there is one, and its absence or a store fault is no reason to fail. */
+async function findLinkQuietly(userId: string, ctx: InteractionContext): Promise<LinkedAccount | undefined> {
+	try {
+		return await ctx.accounts.find(userId);
+	} catch (error) {
+		ctx.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
+		return undefined;
+	}
+}
+
+function explainRefusal(error: unknown, linked: boolean): unknown {
+	if (!(error instanceof UpstreamError) || error.code !== 'upstream_refused') return error;
+	return linked
+		? new VeilError(
+				error.code,
+				error.message,
+				'The model\'s service refused your linked account. Run /link again to refresh it; your current link is kept until then.',
+				{ cause: error },
+			)
+		: new VeilError(error.code, error.message, "The model's service refused Veil's request. Please tell a server admin.", { cause: error });
+}
+
+export default { data, execute } satisfies Command;

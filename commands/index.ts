@@ -1,0 +1,10 @@
+import ask from './ask.js';
+import link from './link.js';
+import unlink from './unlink.js';
+
+/** Every command module by file: the one list that routing and deploy-commands both read. */
+export const commandModules: Readonly<Record<string, unknown>> = {
+	'commands/ask.ts': ask,
+	'commands/link.ts': link,
+	'commands/unlink.ts': unlink,
+};

@@ -1,0 +1,90 @@
+import {
+	ApplicationIntegrationType,
+	escapeMarkdown,
+	InteractionContextType,
+	LabelBuilder,
+	MessageFlags,
+	ModalBuilder,
+	SlashCommandBuilder,
+	TextInputBuilder,
+	TextInputStyle,
+	type ButtonInteraction,
+	type ChatInputCommandInteraction,
+	type ModalSubmitInteraction,
+} from 'discord.js';
+import { z } from 'zod';
+import type { Command, InteractionContext } from '../src/command.js';
+import { buildCustomId, CUSTOM_ID } from '../src/customId.js';
+import { UserInputError } from '../src/errors.js';
+import { NO_MENTIONS } from '../src/replyMessages.js';
+
+export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MAX_LENGTH = 256;
+
+const data = new SlashCommandBuilder()
+	.setName('link')
+	.setDescription("Link your own account of the model's service (a private form)")
+	.setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.toJSON();
+
+/** The private form. Discord has no masked input, so the labels say who sees it and that the password is not kept. */
+export function linkModal(): ModalBuilder {
+	return new ModalBuilder()
+		.setCustomId(buildCustomId(CUSTOM_ID.linkSubmit))
+		.setTitle('Link your account')
+		.addLabelComponents(
+			new LabelBuilder()
+				.setLabel('Email')
+				.setDescription('The email of your account. Only you see this form.')
+				.setTextInputComponent(
+					new TextInputBuilder().setCustomId('email').setStyle(TextInputStyle.Short).setMaxLength(EMAIL_MAX_LENGTH).setRequired(true),
+				),
+			new LabelBuilder()
+				.setLabel('Password')
+				.setDescription('Used once to log in, then forgotten: Veil never stores it.')
+				.setTextInputComponent(
+					new TextInputBuilder().setCustomId('password').setStyle(TextInputStyle.Short).setMaxLength(PASSWORD_MAX_LENGTH).setRequired(true),
+				),
+		);
+}
+
+async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
+	await interaction.showModal(linkModal());
+}
+
+async function openFromButton(interaction: ButtonInteraction): Promise<void> {
+	await interaction.showModal(linkModal());
+}
+
+const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
+
+/**
+ * The modal's submit. Whoever submits it is linked: the custom_id names nobody, so one member can never link
+ * another. The password lives only in this function's arguments to the login call.
+ */
+async function submit(interaction: ModalSubmitInteraction, _payload: readonly string[], ctx: InteractionContext): Promise<void> {
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const email = emailSchema.safeParse(interaction.fields.getTextInputValue('email').trim());
+	if (!email.success) throw new UserInputError("That doesn't look like an email address. Nothing was changed.");
+	const password = interaction.fields.getTextInputValue('password');
+	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
+		throw new UserInputError(`The password must be 1 to ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`);
+	}
+	const credentials = await ctx.login.login(email.data, password);
+	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
+	ctx.log.info('account linked');
+	await interaction.editReply({
+		content: `✅ Linked to **${escapeMarkdown(masked)}**. /ask now uses your account. Run /unlink at any time to remove the link.`,
+		allowedMentions: NO_MENTIONS,
+	});
+}
+
+export default {
+	data,
+	execute,
+	components: [
+		{ kind: 'button', prefix: CUSTOM_ID.linkOpen, handle: openFromButton },
+		{ kind: 'modal', prefix: CUSTOM_ID.linkSubmit, handle: submit },
+	],
+} satisfies Command;

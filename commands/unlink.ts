@@ -1,0 +1,24 @@
+import { ApplicationIntegrationType, InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
+import type { Command, InteractionContext } from '../src/command.js';
+import { NO_MENTIONS } from '../src/replyMessages.js';
+
+const data = new SlashCommandBuilder()
+	.setName('unlink')
+	.setDescription('Remove your linked account; Veil forgets its tokens')
+	.setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.toJSON();
+
+async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const removed = await ctx.accounts.remove(interaction.user.id);
+	if (removed) ctx.log.info('account unlinked');
+	await interaction.reply({
+		content: removed
+			? 'Your account is unlinked: Veil no longer keeps its tokens or your masked email.'
+			: 'You had no linked account, so there was nothing to remove.',
+		flags: MessageFlags.Ephemeral,
+		allowedMentions: NO_MENTIONS,
+	});
+}
+
+export default { data, execute } satisfies Command;

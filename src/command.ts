@@ -1,0 +1,53 @@
+import type {
+	ButtonInteraction,
+	ChatInputCommandInteraction,
+	ModalSubmitInteraction,
+	RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Client } from 'discord.js';
+import type { AccountRepository } from './accounts.js';
+import type { Config } from './config.js';
+import type { CustomIdPrefix } from './customId.js';
+import type { FlagRepository } from './flags.js';
+import type { GenerationClient } from './generationClient.js';
+import type { Logger } from './logger.js';
+import type { LoginClient } from './loginClient.js';
+import type { SettingsRepository } from './settings.js';
+
+/** What every handler stands on; built once at start (tests build their own) and passed in, never imported. */
+export interface BotContext {
+	readonly config: Config;
+	readonly logger: Logger;
+	readonly accounts: AccountRepository;
+	readonly flags: FlagRepository;
+	readonly settings: SettingsRepository;
+	readonly generation: GenerationClient;
+	readonly login: LoginClient;
+	readonly client: Client;
+}
+
+/** The context of one interaction: the bot's, plus a child logger that names the interaction. */
+export interface InteractionContext extends BotContext {
+	readonly log: Logger;
+}
+
+export interface ButtonHandler {
+	readonly kind: 'button';
+	readonly prefix: CustomIdPrefix;
+	handle(interaction: ButtonInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
+}
+
+export interface ModalHandler {
+	readonly kind: 'modal';
+	readonly prefix: CustomIdPrefix;
+	handle(interaction: ModalSubmitInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
+}
+
+export type ComponentHandler = ButtonHandler | ModalHandler;
+
+/** One slash command: its registration JSON, its handler, and the components it owns. */
+export interface Command {
+	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+	execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void>;
+	readonly components?: readonly ComponentHandler[];
+}

@@ -1,0 +1,47 @@
+import { config as loadDotenv } from 'dotenv';
+import { DiscordAPIError, REST, Routes } from 'discord.js';
+import { commandModules } from '../commands/index.js';
+import { ConfigError, parseDeployConfig, type DeployConfig } from './config.js';
+import { buildRegistry } from './registry.js';
+
+/** Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. */
+async function deployCommands(config: DeployConfig): Promise<{ scope: string; count: number }> {
+	const body = buildRegistry(commandModules).toJSON();
+	const rest = new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
+	const route = config.discordGuildId
+		? Routes.applicationGuildCommands(config.discordApplicationId, config.discordGuildId)
+		: Routes.applicationCommands(config.discordApplicationId);
+	await rest.put(route, { body });
+	return { scope: config.discordGuildId ? `guild ${config.discordGuildId}` : 'global', count: body.length };
+}
+
+function explain(error: unknown, config: DeployConfig): string {
+	if (error instanceof DiscordAPIError) {
+		if (error.status === 401) return 'Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the bot token again from the Developer Portal.';
+		if (error.status === 403) {
+			return config.discordGuildId
+				? `Discord refused (403): is the bot in guild ${config.discordGuildId}, invited with the applications.commands scope?`
+				: 'Discord refused (403): does DISCORD_APPLICATION_ID belong to this bot token?';
+		}
+		if (error.status === 404) return 'Discord answered 404: check DISCORD_APPLICATION_ID (and DISCORD_GUILD_ID if set).';
+		return `Discord refused the commands (${error.status}): ${error.message}`;
+	}
+	return `Could not reach Discord: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+loadDotenv({ quiet: true });
+let config: DeployConfig;
+try {
+	config = parseDeployConfig(process.env);
+} catch (error) {
+	if (!(error instanceof ConfigError)) throw error;
+	process.stderr.write(`${error.message}\n`);
+	process.exit(1);
+}
+try {
+	const { scope, count } = await deployCommands(config);
+	process.stdout.write(`Registered ${count} commands (${scope}).\n`);
+} catch (error) {
+	process.stderr.write(`${explain(error, config)}\n`);
+	process.exit(1);
+}

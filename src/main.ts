@@ -1,0 +1,54 @@
+import { config as loadDotenv } from 'dotenv';
+import { commandModules } from '../commands/index.js';
+import { startBot, TokenRejectedError, type RunningBot } from './bot.js';
+import { ConfigError, parseConfig, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { buildRegistry } from './registry.js';
+
+/** Shutdown must end well inside the 10 s a process manager gives before it kills. */
+const SHUTDOWN_GRACE_MS = 8000;
+const SHUTDOWN_HARD_LIMIT_MS = 9500;
+
+loadDotenv({ quiet: true });
+
+let config: Config;
+try {
+	config = parseConfig(process.env);
+} catch (error) {
+	if (!(error instanceof ConfigError)) throw error;
+	process.stderr.write(`${error.message}\nSee .env.example for every name and what it expects.\n`);
+	process.exit(1);
+}
+
+const logger = createLogger(config.logLevel);
+let bot: RunningBot;
+try {
+	bot = await startBot(config, { logger, registry: buildRegistry(commandModules), shutdownGraceMs: SHUTDOWN_GRACE_MS });
+} catch (error) {
+	if (error instanceof TokenRejectedError) {
+		process.stderr.write(`${error.message}\n`);
+	} else {
+		logger.fatal({ err: error }, 'Veil could not start');
+	}
+	process.exit(1);
+}
+
+let signalled = false;
+const shutdown = (signal: NodeJS.Signals) => {
+	if (signalled) return;
+	signalled = true;
+	logger.info({ signal }, 'shutting down');
+	setTimeout(() => {
+		logger.warn('shutdown took too long; exiting');
+		process.exit(0);
+	}, SHUTDOWN_HARD_LIMIT_MS).unref();
+	bot.stop().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			logger.error({ err: error }, 'shutdown failed');
+			process.exit(0);
+		},
+	);
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

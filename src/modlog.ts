@@ -1,0 +1,63 @@
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, time, TimestampStyles, type Client } from 'discord.js';
+import { buildCustomId, CUSTOM_ID } from './customId.js';
+import type { FlagRecord } from './flags.js';
+import type { Logger } from './logger.js';
+import { NO_MENTIONS, truncate } from './replyMessages.js';
+import { describeRatings, flaggedRatings } from './safetyVerdict.js';
+import type { SettingsRepository } from './settings.js';
+
+/** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
+export function flagEmbed(flag: FlagRecord): EmbedBuilder {
+	const flagged = describeRatings(flaggedRatings(flag.ratings));
+	const reasons = [
+		...(flag.blockReason !== undefined ? [`Prompt blocked: ${flag.blockReason || '(empty)'}`] : []),
+		...(flag.finishReason !== 'STOP' && flag.finishReason !== 'MAX_TOKENS' ? [`Finish reason: ${flag.finishReason ?? '(none)'}`] : []),
+	];
+	return new EmbedBuilder()
+		.setTitle('Reply hidden by the safety filter')
+		.setColor(0xe67e22)
+		.addFields(
+			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
+			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
+			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
+			{ name: 'Ratings', value: truncate(flagged.join('\n') || 'Ratings incomplete or missing', 1024) },
+			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),
+			{ name: 'Flag', value: `\`${flag.id}\` · model ${truncate(flag.model, 200)}` },
+		)
+		.setFooter({ text: 'Use View reply or /flagged view to read it. Only members with Manage Messages can.' });
+}
+
+/** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
+export function viewReplyButton(flagId: string): ActionRowBuilder<ButtonBuilder> {
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagView, flagId)).setLabel('View reply').setStyle(ButtonStyle.Secondary),
+	);
+}
+
+/**
+ * Posts a hidden reply's metadata to the server's mod-log, when one is set. A failure is logged and remembered for
+ * the next `/settings modlog`, and never reaches the member: the flag is already stored.
+ */
+export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client; settings: SettingsRepository; log: Logger }): Promise<void> {
+	const { modlogChannelId } = await deps.settings.get(flag.guildId);
+	if (!modlogChannelId) return;
+	try {
+		const channel = await deps.client.channels.fetch(modlogChannelId);
+		if (!channel?.isSendable()) throw new Error('the mod-log channel is not a channel Veil can send to');
+		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(flag.id)], allowedMentions: NO_MENTIONS });
+	} catch (error) {
+		const reason = describeModlogFailure(error);
+		deps.log.warn({ err: error, flagId: flag.id, modlogChannelId }, 'mod-log post failed');
+		await deps.settings
+			.update(flag.guildId, (current) => ({ ...current, modlogFailure: { at: new Date().toISOString(), reason } }))
+			.catch((storeError: unknown) => deps.log.warn({ err: storeError }, 'could not record the mod-log failure'));
+	}
+}
+
+function describeModlogFailure(error: unknown): string {
+	const code = (error as { code?: unknown } | null)?.code;
+	if (code === 10003) return 'the channel no longer exists';
+	if (code === 50001) return 'Veil has lost access to the channel';
+	if (code === 50013) return 'Veil lacks permission to post there';
+	return error instanceof Error ? truncate(error.message, 200) : 'unknown error';
+}
