@@ -35,8 +35,9 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL' });
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
-	z.preprocess(blankToUndefined, schema.default(fallback as never));
+	z.preprocess(blankToUndefined, schema.prefault(fallback as never));
 
+const requiredText = (what: string) => z.string({ error: what }).trim().min(1, what);
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((v) => ['true', '1', 'yes'].includes(v));
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
 
@@ -44,12 +45,12 @@ const TOKEN_KEY_HINT =
 	'32 random bytes in base64 (44 characters); make one with `npm run keygen` or `openssl rand -base64 32`';
 
 const environmentSchema = z.object({
-	DISCORD_TOKEN: z.string({ error: 'the bot token from the Developer Portal' }).min(1, 'the bot token from the Developer Portal'),
+	DISCORD_TOKEN: requiredText('the bot token from the Developer Portal'),
 	DISCORD_APPLICATION_ID: optional(snowflake),
 	DISCORD_GUILD_ID: optional(snowflake),
 	DISCORD_API_URL: withDefault(httpUrl, 'https://discord.com/api'),
 	GENERATION_BASE_URL: httpUrl,
-	GENERATION_API_KEY: z.string({ error: 'the API key of the generation service' }).min(1, 'the API key of the generation service'),
+	GENERATION_API_KEY: requiredText('the API key of the generation service'),
 	GENERATION_MODEL: withDefault(z.string().regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)'), 'textmodel-pro'),
 	GENERATION_TIMEOUT_MS: withDefault(positiveInt('a whole number of milliseconds above 0'), 60_000),
 	AUTH_BASE_URL: httpUrl,

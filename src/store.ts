@@ -90,12 +90,12 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 }) as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
 		kind = 'redis';
-		adapter = new KeyvRedis(storeUrl, { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 5000 });
+		adapter = new KeyvRedis(storeUrl, { throwOnConnectError: true, throwOnErrors: true });
 	} else {
 		kind = 'memory';
 		logger.warn('STORE_URL is memory://: links, flags and settings are lost when the bot stops');
 	}
-	const keyv = new Keyv({ store: adapter, namespace, throwOnErrors: true });
+	const keyv = new Keyv({ ...(adapter ? { store: adapter } : {}), namespace, throwOnErrors: true });
 	keyv.on('error', (error: unknown) => {
 		logger.error({ err: error, store: kind }, 'store error');
 	});
