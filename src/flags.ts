@@ -48,6 +48,18 @@ export function newFlagId(): string {
 	return [...randomBytes(10)].map((byte) => ID_ALPHABET[byte & 31]).join('');
 }
 
+/** A moderator's decision as asked for: what and by whom; the time is stamped when it is recorded. */
+export interface DecisionRequest {
+	readonly kind: FlagDecision;
+	readonly by: string;
+}
+
+/** What `decide` did: recorded this decision, found an earlier one (and did nothing), or found no such flag. */
+export type DecideOutcome =
+	| { readonly kind: 'decided'; readonly flag: FlagRecord }
+	| { readonly kind: 'already-decided'; readonly flag: FlagRecord }
+	| { readonly kind: 'not-found' };
+
 export interface FlagPage {
 	readonly flags: readonly FlagRecord[];
 	readonly page: number;
@@ -59,11 +71,16 @@ export interface FlagPage {
  * Flag records, each kept for the retention period (store TTL), scoped to their server: the key holds the server
  * id, so an id from another server is simply not found. A per-server index (newest first) lets a page be read
  * without scanning the store; updates to it are serialised per server so concurrent asks never lose an entry.
+ *
+ * Both locks are in-process. That is enough when every interaction of a server reaches one process, as with
+ * gateway sharding (a server belongs to one shard); processes that share a Redis store and the same servers could
+ * still interleave, and would need a store-side lock.
  */
 export class FlagRepository {
 	readonly #store: Store;
 	readonly #retentionMs: number;
-	readonly #indexLocks = new Map<string, Promise<unknown>>();
+	readonly #indexLocks = new KeyedLock();
+	readonly #decisionLocks = new KeyedLock();
 
 	constructor(store: Store, retentionDays: number) {
 		this.#store = store;
@@ -96,6 +113,38 @@ export class FlagRepository {
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, record, ttl);
 	}
 
+	/**
+	 * Records a moderator's decision. One decision per flag: released, dismissed and reviewed each close it, and a
+	 * later press finds the first decision and changes nothing. Decisions on one flag run one at a time, so two
+	 * presses at once cannot both act.
+	 *
+	 * `act` runs under that lock before the decision is saved (a release posts the answer there): when it throws,
+	 * nothing is recorded and the error goes to the caller. A dismissal erases the prompt and the text and keeps
+	 * the rest.
+	 */
+	decide(
+		guildId: string,
+		id: string,
+		request: DecisionRequest,
+		act?: (flag: FlagRecord) => Promise<void>,
+		now?: Date,
+	): Promise<DecideOutcome> {
+		return this.#decisionLocks.run(`${guildId}:${id}`, async () => {
+			const flag = await this.find(guildId, id);
+			if (!flag) return { kind: 'not-found' };
+			if (flag.decision) return { kind: 'already-decided', flag };
+			if (act) await act(flag);
+			const at = now ?? new Date();
+			const decided: FlagRecord = {
+				...flag,
+				...(request.kind === 'dismissed' ? { prompt: null, text: null } : {}),
+				decision: { kind: request.kind, by: request.by, at: at.toISOString() },
+			};
+			await this.replace(decided, at);
+			return { kind: 'decided', flag: decided };
+		});
+	}
+
 	/** One page (1-based) of the server's live flags, newest first. */
 	async list(guildId: string, page: number, pageSize = 10, now = new Date()): Promise<FlagPage> {
 		const cutoff = now.getTime() - this.#retentionMs;
@@ -118,22 +167,31 @@ export class FlagRepository {
 	}
 
 	#withIndex(guildId: string, change: (index: FlagIndex) => FlagIndex): Promise<void> {
-		const previous = this.#indexLocks.get(guildId) ?? Promise.resolve();
-		const next = previous
-			.catch(() => undefined)
-			.then(async () => {
-				const updated = change(await this.#readIndex(guildId)).slice(0, INDEX_LIMIT);
-				await this.#store.set('flag-index', guildId, updated, this.#retentionMs);
-			});
-		this.#indexLocks.set(guildId, next);
-		void next.finally(() => {
-			if (this.#indexLocks.get(guildId) === next) this.#indexLocks.delete(guildId);
-		}).catch(() => undefined);
-		return next;
+		return this.#indexLocks.run(guildId, async () => {
+			const updated = change(await this.#readIndex(guildId)).slice(0, INDEX_LIMIT);
+			await this.#store.set('flag-index', guildId, updated, this.#retentionMs);
+		});
 	}
 
 	#parse(raw: unknown): FlagRecord | undefined {
 		const parsed = flagRecordSchema.safeParse(raw);
 		return parsed.success ? parsed.data : undefined;
+	}
+}
+
+/** Runs tasks one at a time per key (a failed task does not block the next); idle keys are forgotten. */
+class KeyedLock {
+	readonly #tails = new Map<string, Promise<unknown>>();
+
+	run<T>(key: string, task: () => Promise<T>): Promise<T> {
+		const previous = this.#tails.get(key) ?? Promise.resolve();
+		const next = previous.catch(() => undefined).then(task);
+		this.#tails.set(key, next);
+		void next
+			.finally(() => {
+				if (this.#tails.get(key) === next) this.#tails.delete(key);
+			})
+			.catch(() => undefined);
+		return next;
 	}
 }

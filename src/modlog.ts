@@ -1,4 +1,14 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, time, TimestampStyles, type Client } from 'discord.js';
+import {
+	ActionRowBuilder,
+	ButtonBuilder,
+	ButtonStyle,
+	EmbedBuilder,
+	PermissionFlagsBits,
+	time,
+	TimestampStyles,
+	type Client,
+	type PermissionsBitField,
+} from 'discord.js';
 import { buildCustomId, CUSTOM_ID } from './customId.js';
 import type { FlagRecord } from './flags.js';
 import type { Logger } from './logger.js';
@@ -39,14 +49,21 @@ export function viewReplyButton(flagId: string): ActionRowBuilder<ButtonBuilder>
  * the next `/settings modlog`, and never reaches the member: the flag is already stored.
  */
 export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client; settings: SettingsRepository; log: Logger }): Promise<void> {
-	const { modlogChannelId } = await deps.settings.get(flag.guildId);
+	let modlogChannelId: string | undefined;
+	try {
+		({ modlogChannelId } = await deps.settings.get(flag.guildId));
+	} catch (error) {
+		// The flag is stored and the member answered; without the setting there is nothing to post, or to report.
+		deps.log.warn({ err: error, flagId: flag.id }, 'could not read the mod-log setting');
+		return;
+	}
 	if (!modlogChannelId) return;
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId);
 		if (!channel?.isSendable()) throw new Error('the mod-log channel is not a channel Veil can send to');
 		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(flag.id)], allowedMentions: NO_MENTIONS });
 	} catch (error) {
-		const reason = describeModlogFailure(error);
+		const reason = describeSendFailure(error);
 		deps.log.warn({ err: error, flagId: flag.id, modlogChannelId }, 'mod-log post failed');
 		await deps.settings
 			.update(flag.guildId, (current) => ({ ...current, modlogFailure: { at: new Date().toISOString(), reason } }))
@@ -54,10 +71,23 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 	}
 }
 
-function describeModlogFailure(error: unknown): string {
+/** A failed post to a channel in a moderator's words, from Discord's error code when there is one. */
+export function describeSendFailure(error: unknown): string {
 	const code = (error as { code?: unknown } | null)?.code;
 	if (code === 10003) return 'the channel no longer exists';
 	if (code === 50001) return 'Veil has lost access to the channel';
 	if (code === 50013) return 'Veil lacks permission to post there';
 	return error instanceof Error ? truncate(error.message, 200) : 'unknown error';
+}
+
+/** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */
+export const MODLOG_PERMISSIONS: ReadonlyArray<readonly [bigint, string]> = [
+	[PermissionFlagsBits.ViewChannel, 'View Channel'],
+	[PermissionFlagsBits.SendMessages, 'Send Messages'],
+	[PermissionFlagsBits.EmbedLinks, 'Embed Links'],
+];
+
+/** The mod-log permissions Veil lacks, by name, given its permissions in the channel (null: none at all). */
+export function missingModlogPermissions(permissions: Readonly<PermissionsBitField> | null): string[] {
+	return MODLOG_PERMISSIONS.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name);
 }

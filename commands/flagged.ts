@@ -1,0 +1,147 @@
+import {
+	ApplicationIntegrationType,
+	InteractionContextType,
+	MessageFlags,
+	PermissionFlagsBits,
+	SlashCommandBuilder,
+	type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { ButtonHandler, Command, InteractionContext } from '../src/command.js';
+import { CUSTOM_ID, type CustomIdPrefix } from '../src/customId.js';
+import { UserInputError } from '../src/errors.js';
+import type { FlagDecision, FlagRecord } from '../src/flags.js';
+import { alreadyDecidedNote, flagListMessage, flagViewMessage, NO_SUCH_FLAG, PAGE_SIZE } from '../src/flagViews.js';
+import { requirePermission } from '../src/permissions.js';
+import { postRelease, type ReleaseResult } from '../src/releaseFlag.js';
+
+const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
+const FLAG_ID_MAX_LENGTH = 32;
+
+const data = new SlashCommandBuilder()
+	.setName('flagged')
+	.setDescription('Review the replies the safety filter hid in this server')
+	.setContexts(InteractionContextType.Guild)
+	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages)
+	.addSubcommand((sub) =>
+		sub
+			.setName('list')
+			.setDescription('Hidden replies, newest first, ten a page')
+			.addIntegerOption((option) => option.setName('page').setDescription('Which page (default 1)').setMinValue(1)),
+	)
+	.addSubcommand((sub) =>
+		sub
+			.setName('view')
+			.setDescription('One hidden reply in full, with Release, Dismiss and Mark reviewed')
+			.addStringOption((option) =>
+				option.setName('id').setDescription('The flag id, as in the list or the mod-log').setRequired(true).setMaxLength(FLAG_ID_MAX_LENGTH),
+			),
+	)
+	.toJSON();
+
+async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const guildId = requirePermission(interaction, ...MODERATOR);
+	if (interaction.options.getSubcommand(true) === 'list') {
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		const page = await ctx.flags.list(guildId, interaction.options.getInteger('page') ?? 1, PAGE_SIZE);
+		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.config.flagRetentionDays));
+		return;
+	}
+	const id = normaliseId(interaction.options.getString('id', true));
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	await interaction.editReply(flagViewMessage(await findFlag(guildId, id, ctx)));
+}
+
+/** Previous/Next: `flagged:page:<page>:<moderatorId>`; only that moderator turns the pages, updated in place. */
+const turnPage: ButtonHandler = {
+	kind: 'button',
+	prefix: CUSTOM_ID.flaggedPage,
+	async handle(interaction, [page = '', moderatorId = ''], ctx) {
+		const guildId = requirePermission(interaction, ...MODERATOR);
+		if (interaction.user.id !== moderatorId) {
+			throw new UserInputError('Only the moderator who ran this /flagged list can turn its pages. Run /flagged list to get your own.', 'not_owner');
+		}
+		const wanted = Number.parseInt(page, 10);
+		await interaction.deferUpdate();
+		const listed = await ctx.flags.list(guildId, Number.isSafeInteger(wanted) ? wanted : 1, PAGE_SIZE);
+		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.config.flagRetentionDays));
+	},
+};
+
+/** The mod-log's "View reply": the same view as `/flagged view`, ephemeral, for whoever may moderate now. */
+const viewFromModlog: ButtonHandler = {
+	kind: 'button',
+	prefix: CUSTOM_ID.flagView,
+	async handle(interaction, [id = ''], ctx) {
+		const guildId = requirePermission(interaction, ...MODERATOR);
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		await interaction.editReply(flagViewMessage(await findFlag(guildId, normaliseId(id), ctx)));
+	},
+};
+
+/**
+ * Release, Dismiss and Mark reviewed. Each is a flag's one decision (see FlagRepository.decide): the view is
+ * updated in place with the outcome and without buttons, and a press on a decided flag says who decided what.
+ */
+function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandler {
+	return {
+		kind: 'button',
+		prefix,
+		async handle(interaction, [id = ''], ctx) {
+			const guildId = requirePermission(interaction, ...MODERATOR);
+			await interaction.deferUpdate();
+			let release: ReleaseResult | undefined;
+			const act =
+				kind === 'released'
+					? async (flag: FlagRecord) => {
+							release = await postRelease(flag, { client: ctx.client, log: ctx.log });
+						}
+					: undefined;
+			const outcome = await ctx.flags.decide(guildId, normaliseId(id), { kind, by: interaction.user.id }, act);
+			if (outcome.kind === 'not-found') throw new UserInputError(NO_SUCH_FLAG, 'flag_not_found');
+			if (outcome.kind === 'already-decided') {
+				await interaction.editReply(flagViewMessage(outcome.flag, alreadyDecidedNote(outcome.flag)));
+				return;
+			}
+			ctx.log.info({ flagId: outcome.flag.id, decision: kind }, 'flag decided');
+			await interaction.editReply(flagViewMessage(outcome.flag, decidedNote(outcome.flag, release)));
+		},
+	};
+}
+
+function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
+	switch (flag.decision?.kind) {
+		case 'released': {
+			const where = `in <#${flag.channelId}>${flag.noticeMessageId ? ", replying to the member's notice" : ''}`;
+			const partial = release && release.posted < release.parts ? ` Only ${release.posted} of its ${release.parts} parts could be posted.` : '';
+			return `🔓 Released: the answer is posted ${where}.${partial}`;
+		}
+		case 'dismissed':
+			return '🗑️ Dismissed: the prompt and the reply are erased; the record stays, listed as dismissed, until it expires.';
+		default:
+			return '✅ Marked reviewed.';
+	}
+}
+
+async function findFlag(guildId: string, id: string, ctx: InteractionContext): Promise<FlagRecord> {
+	const flag = await ctx.flags.find(guildId, id);
+	if (!flag) throw new UserInputError(NO_SUCH_FLAG, 'flag_not_found');
+	return flag;
+}
+
+// Ids are lower-case; a moderator copying one from a screenshot may not be.
+function normaliseId(id: string): string {
+	return id.trim().toLowerCase();
+}
+
+export default {
+	data,
+	execute,
+	components: [
+		turnPage,
+		viewFromModlog,
+		decisionButton(CUSTOM_ID.flagRelease, 'released'),
+		decisionButton(CUSTOM_ID.flagDismiss, 'dismissed'),
+		decisionButton(CUSTOM_ID.flagReview, 'reviewed'),
+	],
+} satisfies Command;

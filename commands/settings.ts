@@ -1,0 +1,96 @@
+import {
+	ApplicationIntegrationType,
+	ChannelType,
+	InteractionContextType,
+	MessageFlags,
+	PermissionFlagsBits,
+	SlashCommandBuilder,
+	time,
+	TimestampStyles,
+	type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { Command, InteractionContext } from '../src/command.js';
+import { UserInputError } from '../src/errors.js';
+import { missingModlogPermissions } from '../src/modlog.js';
+import { requirePermission } from '../src/permissions.js';
+import { NO_MENTIONS } from '../src/replyMessages.js';
+import type { GuildSettings } from '../src/settings.js';
+
+const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+
+const data = new SlashCommandBuilder()
+	.setName('settings')
+	.setDescription("Veil's settings for this server")
+	.setContexts(InteractionContextType.Guild)
+	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+	.addSubcommand((sub) =>
+		sub
+			.setName('modlog')
+			.setDescription('Where Veil reports the replies it hides; leave the channel out to turn reports off')
+			.addChannelOption((option) =>
+				option
+					.setName('channel')
+					.setDescription('A text channel only moderators can read')
+					.addChannelTypes(...MODLOG_CHANNEL_TYPES),
+			),
+	)
+	.toJSON();
+
+/**
+ * `/settings modlog [channel]`: with a channel, checks that Veil can view, send and embed there and saves it;
+ * without, turns the reports off (the flags are kept either way). The answer shows the setting as it now is and,
+ * once, the last mod-log post that failed.
+ */
+async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+	const chosen = interaction.options.getChannel('channel', false, [...MODLOG_CHANNEL_TYPES]);
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	if (chosen) {
+		const missing = await missingInChannel(guildId, chosen.id, ctx);
+		if (missing.length > 0) {
+			throw new UserInputError(
+				`Veil can't post reports in <#${chosen.id}>: it lacks ${missing.join(', ')} there. ` +
+					'Grant those in the channel settings and run this again. Nothing was changed.',
+				'modlog_permissions',
+			);
+		}
+	}
+	let before: GuildSettings = {};
+	await ctx.settings.update(guildId, (current) => {
+		before = current;
+		return { modlogChannelId: chosen?.id };
+	});
+	ctx.log.info({ modlogChannelId: chosen?.id ?? null }, 'mod-log setting changed');
+	await interaction.editReply({ content: describeChange(chosen?.id, before), allowedMentions: NO_MENTIONS });
+}
+
+/** Veil's own permissions in the channel, computed from the cached server (its roles and overwrites). */
+async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<string[]> {
+	const guild = ctx.client.guilds.cache.get(guildId) ?? (await ctx.client.guilds.fetch(guildId));
+	const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
+	if (!channel) throw new UserInputError("Veil can't see that channel. Nothing was changed.", 'modlog_unknown_channel');
+	const me = guild.members.me ?? (await guild.members.fetchMe());
+	return missingModlogPermissions(channel.permissionsFor(me));
+}
+
+function describeChange(channelId: string | undefined, before: GuildSettings): string {
+	const lines = channelId
+		? [
+				`✅ Mod-log: <#${channelId}>. Veil posts a report there for every reply it hides: who, where, when and why, never the text; ` +
+					'moderators read the text with its View reply button.',
+			]
+		: [
+				`Mod-log: **off**${before.modlogChannelId ? ` (it was <#${before.modlogChannelId}>)` : ''}. ` +
+					'Hidden replies are still kept for /flagged. Run `/settings modlog channel:` to turn reports on.',
+			];
+	if (before.modlogFailure) {
+		lines.push(
+			`⚠️ The last mod-log report failed ${time(new Date(before.modlogFailure.at), TimestampStyles.RelativeTime)}: ` +
+				`${before.modlogFailure.reason}. The flag itself was kept; find it with /flagged list.`,
+		);
+	}
+	return lines.join('\n');
+}
+
+export default { data, execute } satisfies Command;
