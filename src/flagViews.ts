@@ -175,9 +175,10 @@ function preview(text: string, limit: number): { block: string; cut: boolean } {
 }
 
 function formatDays(days: number): string {
-	if (days >= 1) return `${Number(days.toFixed(2))} day${days === 1 ? '' : 's'}`;
-	const minutes = days * 24 * 60;
-	return minutes >= 1 ? `${Number(minutes.toFixed(1))} minutes` : `${Number((minutes * 60).toFixed(1))} seconds`;
+	const units: Array<[number, string]> = [[1, 'day'], [1 / 24, 'hour'], [1 / 1440, 'minute'], [1 / 86_400, 'second']];
+	const [size, unit] = units.find(([size]) => days >= size) ?? units[units.length - 1]!;
+	const count = Number((days / size).toFixed(1));
+	return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 function message(
