@@ -1,0 +1,97 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commandModules } from '../../commands/index.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import type { LinkedCredentials } from '../../src/credentials.js';
+import { createLogger } from '../../src/logger.js';
+import { buildRegistry } from '../../src/registry.js';
+import { DiscordEmulator } from './discordEmulator.js';
+import { UpstreamStandIn } from './upstreamStandIn.js';
+
+export interface HarnessOptions {
+	/** Environment overrides on top of the harness's own (REQUIRE_LINK, FLAG_RETENTION_DAYS, STORE_URL, LOG_LEVEL…). */
+	readonly env?: Record<string, string>;
+}
+
+export interface Harness {
+	readonly discord: DiscordEmulator;
+	readonly upstream: UpstreamStandIn;
+	/** The running bot; replaced by restartBot(). */
+	readonly bot: RunningBot;
+	readonly config: Config;
+	/** The whole environment the bot was configured from, for starting `src/main.ts` as a process. */
+	readonly env: Record<string, string>;
+	/** Every log line the bot wrote, as raw JSON text. */
+	readonly logs: string[];
+	/** The SQLite file the bot stores into (unless STORE_URL was overridden). */
+	readonly sqliteFile: string;
+	/** Stops the bot and starts a fresh one on the same store, emulator and stand-in. */
+	restartBot(): Promise<void>;
+	/** Links a member directly in the store, as a successful /link would. */
+	linkMember(userId: string, credentials?: LinkedCredentials, email?: string): Promise<void>;
+	stop(): Promise<void>;
+}
+
+/** Retry timings short enough for tests; the count (2 retries) stays the production one. */
+export const TEST_RETRY = { minRetryDelayMs: 5, maxRetryDelayMs: 100 } as const;
+
+/**
+ * The whole test bed: the local Discord, the upstream stand-in and the real bot in this process, with a real SQLite
+ * file in a temporary directory. Every server listens on 127.0.0.1 on a random port; stop() ends them all.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+	const discord = await DiscordEmulator.start();
+	const upstream = await UpstreamStandIn.start();
+	const directory = mkdtempSync(join(tmpdir(), 'veil-e2e-'));
+	const sqliteFile = join(directory, 'bot.sqlite');
+	const env: Record<string, string> = {
+		DISCORD_TOKEN: discord.token,
+		DISCORD_APPLICATION_ID: discord.applicationId,
+		DISCORD_API_URL: discord.apiUrl,
+		GENERATION_BASE_URL: upstream.baseUrl,
+		GENERATION_API_KEY: upstream.apiKey,
+		GENERATION_MODEL: upstream.model,
+		GENERATION_TIMEOUT_MS: '1000',
+		AUTH_BASE_URL: upstream.authBaseUrl,
+		AUTH_PATH_PREFIX: upstream.pathPrefix,
+		TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+		STORE_URL: `sqlite://${sqliteFile}`,
+		LOG_LEVEL: 'debug',
+		...options.env,
+	};
+	const config = parseConfig(env);
+	const logs: string[] = [];
+	const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(line) });
+	const registry = buildRegistry(commandModules);
+	const namespace = `veil-test-${randomUUID()}`;
+	const launch = () =>
+		startBot(config, { logger, registry, generationRetry: TEST_RETRY, store: { namespace }, shutdownGraceMs: 5000, readyTimeoutMs: 10_000 });
+
+	let bot = await launch();
+	return {
+		discord,
+		upstream,
+		get bot() {
+			return bot;
+		},
+		config,
+		env,
+		logs,
+		sqliteFile,
+		async restartBot() {
+			await bot.stop();
+			bot = await launch();
+		},
+		async linkMember(userId, credentials = { accessToken: `access-${userId}`, sessionToken: `session-${userId}` }, email = 'member@example.com') {
+			await bot.context.accounts.save(userId, email, credentials);
+		},
+		async stop() {
+			await bot.stop().catch(() => undefined);
+			await Promise.allSettled([discord.stop(), upstream.stop()]);
+			rmSync(directory, { recursive: true, force: true });
+		},
+	};
+}
