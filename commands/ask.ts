@@ -11,7 +11,7 @@ import {
 import type { LinkedAccount } from '../src/accounts.js';
 import type { Command, InteractionContext } from '../src/command.js';
 import { buildCustomId, CUSTOM_ID } from '../src/customId.js';
-import { UpstreamError, UserInputError, VeilError } from '../src/errors.js';
+import { UserInputError } from '../src/errors.js';
 import type { FlagRecord } from '../src/flags.js';
 import { candidateText } from '../src/generationResponse.js';
 import { postFlagToModlog } from '../src/modlog.js';
@@ -53,9 +53,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const noticeMessageId = isPrivate ? undefined : (deferral.interaction.responseMessageId ?? undefined);
 	if (!ctx.config.requireLink) account = await findLinkQuietly(interaction.user.id, ctx);
 
-	const response = await ctx.generation.generate(prompt, { credentials: account?.credentials }).catch((error: unknown) => {
-		throw explainRefusal(error, account !== undefined);
-	});
+	const response = await ctx.generation.generate(prompt, { credentials: account?.credentials });
 	const verdict = judgeResponse(response);
 	ctx.log.info({ verdict: verdict.kind, reasons: verdict.kind === 'hidden' ? verdict.reasons : undefined }, 'answer judged');
 
@@ -121,18 +119,6 @@ async function findLinkQuietly(userId: string, ctx: InteractionContext): Promise
 		ctx.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
 		return undefined;
 	}
-}
-
-function explainRefusal(error: unknown, linked: boolean): unknown {
-	if (!(error instanceof UpstreamError) || error.code !== 'upstream_refused') return error;
-	return linked
-		? new VeilError(
-				error.code,
-				error.message,
-				'The model\'s service refused your linked account. Run /link again to refresh it; your current link is kept until then.',
-				{ cause: error },
-			)
-		: new VeilError(error.code, error.message, "The model's service refused Veil's request. Please tell a server admin.", { cause: error });
 }
 
 export default { data, execute } satisfies Command;

@@ -13,7 +13,7 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const USER_MESSAGES: Record<UpstreamErrorCode, string> = {
 	upstream_unavailable: "The model's service isn't answering right now. Please try again in a minute.",
 	upstream_invalid: "The model's service sent an answer Veil couldn't read. Please try again.",
-	upstream_refused: "The model's service refused your linked account. Run /link again to refresh it.",
+	upstream_refused: "The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.",
 	upstream_rejected: "The model's service couldn't take that request. Try rewording or shortening it.",
 };
 /** 401/403 without linked tokens means Veil's own API key was refused: /link would not help the member. */

@@ -38,11 +38,17 @@ export interface Harness {
 /** Retry timings short enough for tests; the count (2 retries) stays the production one. */
 export const TEST_RETRY = { minRetryDelayMs: 5, maxRetryDelayMs: 100 } as const;
 
-/**
- * The whole test bed: the local Discord, the upstream stand-in and the real bot in this process, with a real SQLite
- * file in a temporary directory. Every server listens on 127.0.0.1 on a random port; stop() ends them all.
- */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+export interface TestServices {
+	readonly discord: DiscordEmulator;
+	readonly upstream: UpstreamStandIn;
+	/** A complete bot environment pointing at both, with a SQLite file in a fresh temporary directory. */
+	readonly env: Record<string, string>;
+	readonly sqliteFile: string;
+	stop(): Promise<void>;
+}
+
+/** The local Discord and the upstream stand-in, without a bot: for tests that run the bot as its own process. */
+export async function startTestServices(envOverrides: Record<string, string> = {}): Promise<TestServices> {
 	const discord = await DiscordEmulator.start();
 	const upstream = await UpstreamStandIn.start();
 	const directory = mkdtempSync(join(tmpdir(), 'veil-e2e-'));
@@ -60,8 +66,27 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 		TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 		STORE_URL: `sqlite://${sqliteFile}`,
 		LOG_LEVEL: 'debug',
-		...options.env,
+		...envOverrides,
 	};
+	return {
+		discord,
+		upstream,
+		env,
+		sqliteFile,
+		async stop() {
+			await Promise.allSettled([discord.stop(), upstream.stop()]);
+			rmSync(directory, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
+ * The whole test bed: the local Discord, the upstream stand-in and the real bot in this process, with a real SQLite
+ * file in a temporary directory. Every server listens on 127.0.0.1 on a random port; stop() ends them all.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+	const services = await startTestServices(options.env);
+	const { discord, upstream, env, sqliteFile } = services;
 	const config = parseConfig(env);
 	const logs: string[] = [];
 	const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(line) });
@@ -70,7 +95,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 	const launch = () =>
 		startBot(config, { logger, registry, generationRetry: TEST_RETRY, store: { namespace }, shutdownGraceMs: 5000, readyTimeoutMs: 10_000 });
 
-	let bot = await launch();
+	let bot = await launch().catch(async (error: unknown) => {
+		await services.stop();
+		throw error;
+	});
 	return {
 		discord,
 		upstream,
@@ -90,8 +118,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 		},
 		async stop() {
 			await bot.stop().catch(() => undefined);
-			await Promise.allSettled([discord.stop(), upstream.stop()]);
-			rmSync(directory, { recursive: true, force: true });
+			await services.stop();
 		},
 	};
 }

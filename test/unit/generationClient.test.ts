@@ -135,7 +135,7 @@ describe('GenerationClient answers', () => {
 		const error = await upstreamError(client().generate('hi', { credentials }));
 		expect(error.code).toBe('upstream_refused');
 		expect(error.status).toBe(401);
-		expect(error.userMessage).toBe("The model's service refused your linked account. Run /link again to refresh it.");
+		expect(error.userMessage).toBe("The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.");
 		expect(standIn.requests).toHaveLength(1);
 	});
 
