@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { Store } from './model.js';
+import { guildCreatePayload } from './payloads.js';
+
+/** What an IDENTIFY carried. */
+export interface IdentifyRecord {
+	sessionId: string;
+	intents: number;
+	shard: [number, number] | undefined;
+	properties: unknown;
+	at: number;
+}
+
+interface Session {
+	id: string;
+	seq: number;
+	/** Serialized dispatches still unconfirmed by a heartbeat, for RESUME replays. */
+	buffer: Array<{ s: number; raw: string }>;
+	socket: WebSocket | undefined;
+	intents: number;
+	ready: boolean;
+}
+
+interface Connection {
+	session: Session | undefined;
+}
+
+// Past this many unconfirmed dispatches the oldest are dropped; a RESUME that needs them is refused (op 9).
+const MAX_BUFFER = 20_000;
+
+/**
+ * Discord's gateway for one shard: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME with replay, and
+ * controls to make the client reconnect. Dispatches for a session whose socket is down are kept and replayed.
+ */
+export class Gateway {
+	readonly wss = new WebSocketServer({ noServer: true });
+	readonly identifies: IdentifyRecord[] = [];
+	/** Close codes the client sent, in order. */
+	readonly clientCloses: number[] = [];
+	/** Every URL a client connected with, e.g. `/?v=10&encoding=json`. */
+	readonly connections: string[] = [];
+	identifyCount = 0;
+	resumeCount = 0;
+	readyCount = 0;
+	readonly #sessions = new Map<string, Session>();
+	/** The session that last identified or resumed: interactions go there. */
+	#current: Session | undefined;
+
+	constructor(
+		private readonly store: Store,
+		private readonly heartbeatIntervalMs: number,
+	) {}
+
+	handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+		this.wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req.url ?? '/'));
+	}
+
+	/** True while some session has received READY (or RESUMED) and has an open socket. */
+	get connected(): boolean {
+		return this.#current?.socket?.readyState === WebSocket.OPEN && this.#current.ready;
+	}
+
+	get hasSession(): boolean {
+		return this.#current !== undefined;
+	}
+
+	/** Sends a dispatch to every live session, buffering it for those whose socket is down. */
+	dispatchAll(t: string, d: unknown): void {
+		for (const session of this.#sessions.values()) this.#dispatch(session, t, d);
+	}
+
+	/** Sends a dispatch to the current session (the bot); throws if no client ever identified. */
+	dispatchCurrent(t: string, d: unknown): void {
+		if (!this.#current) {
+			throw new Error(`No gateway session to dispatch ${t} to: log a client in first (await emulator.waitForReady()).`);
+		}
+		this.#dispatch(this.#current, t, d);
+	}
+
+	/** op 7: every connected client should close and RESUME. */
+	sendReconnect(): void {
+		for (const session of this.#sessions.values()) this.#send(session.socket, { op: 7, d: null });
+	}
+
+	/** op 9: resumable sessions stay; otherwise they are forgotten, so the client must IDENTIFY again. */
+	sendInvalidSession(resumable: boolean): void {
+		for (const session of [...this.#sessions.values()]) {
+			this.#send(session.socket, { op: 9, d: resumable });
+			if (!resumable) this.#forget(session);
+		}
+	}
+
+	/** Closes every socket with `code` (sessions survive, so clients may resume); no code → drop without a close frame. */
+	closeAllSockets(code?: number, reason = 'emulator closed the socket'): void {
+		for (const ws of this.wss.clients) {
+			if (code === undefined) ws.terminate();
+			else ws.close(code, reason);
+		}
+	}
+
+	close(): void {
+		for (const ws of this.wss.clients) ws.terminate();
+		this.wss.close();
+		this.#sessions.clear();
+		this.#current = undefined;
+	}
+
+	#accept(ws: WebSocket, url: string): void {
+		this.connections.push(url);
+		const conn: Connection = { session: undefined };
+		const params = new URL(url, 'ws://emulator').searchParams;
+		if (params.get('v') !== '10') {
+			ws.close(4012, 'Invalid API version');
+			return;
+		}
+		if (params.get('encoding') !== 'json') {
+			ws.close(4002, 'Error while decoding payload');
+			return;
+		}
+		ws.on('message', (data, isBinary) => this.#onMessage(ws, conn, data as Buffer, isBinary));
+		ws.on('close', (code) => {
+			this.clientCloses.push(code);
+			const session = conn.session;
+			if (session && session.socket === ws) {
+				session.socket = undefined;
+				// 1000/1001 from the client ends the session on Discord too; other codes keep it resumable.
+				if (code === 1000 || code === 1001) this.#forget(session);
+			}
+			this.store.changed.notify();
+		});
+		ws.on('error', () => undefined);
+		this.#send(ws, { op: 10, d: { heartbeat_interval: this.heartbeatIntervalMs } });
+	}
+
+	#onMessage(ws: WebSocket, conn: Connection, data: Buffer, isBinary: boolean): void {
+		let payload: { op?: number; d?: unknown };
+		try {
+			if (isBinary) throw new Error('binary');
+			payload = JSON.parse(data.toString('utf8')) as { op?: number; d?: unknown };
+		} catch {
+			ws.close(4002, 'Error while decoding payload');
+			return;
+		}
+		switch (payload.op) {
+			case 1: {
+				this.#send(ws, { op: 11 });
+				const seq = payload.d;
+				if (typeof seq === 'number' && conn.session) trim(conn.session, seq);
+				return;
+			}
+			case 2:
+				this.#identify(ws, conn, payload.d as Record<string, unknown>);
+				return;
+			case 6:
+				this.#resume(ws, conn, payload.d as Record<string, unknown>);
+				return;
+			case 3:
+			case 4:
+			case 8:
+			case 31:
+				if (!conn.session) ws.close(4003, 'Not authenticated');
+				return;
+			default:
+				ws.close(4001, 'Unknown opcode');
+		}
+	}
+
+	#identify(ws: WebSocket, conn: Connection, d: Record<string, unknown> | undefined): void {
+		if (conn.session) {
+			ws.close(4005, 'Already authenticated');
+			return;
+		}
+		if (!d || d.token !== this.store.token) {
+			ws.close(4004, 'Authentication failed');
+			return;
+		}
+		const session: Session = {
+			id: randomBytes(16).toString('hex'),
+			seq: 0,
+			buffer: [],
+			socket: ws,
+			intents: Number(d.intents ?? 0),
+			ready: false,
+		};
+		conn.session = session;
+		this.#sessions.set(session.id, session);
+		this.identifyCount += 1;
+		this.identifies.push({
+			sessionId: session.id,
+			intents: session.intents,
+			shard: Array.isArray(d.shard) ? (d.shard as [number, number]) : undefined,
+			properties: d.properties,
+			at: Date.now(),
+		});
+		const guilds = [...this.store.guilds.values()];
+		const resumeUrl = this.store.baseUrl.replace(/^http/, 'ws');
+		this.#dispatch(session, 'READY', {
+			v: 10,
+			user: { ...this.store.bot, bot: true, verified: true, mfa_enabled: false, flags: 0 },
+			guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
+			session_id: session.id,
+			session_type: 'normal',
+			resume_gateway_url: resumeUrl,
+			shard: [0, 1],
+			application: { id: this.store.applicationId, flags: 0 },
+			private_channels: [],
+			presences: [],
+			relationships: [],
+			guild_join_requests: [],
+			user_settings: {},
+			geo_ordered_rtc_regions: [],
+			_trace: ['["veil-emulator",{}]'],
+		});
+		for (const guild of guilds) this.#dispatch(session, 'GUILD_CREATE', guildCreatePayload(guild));
+		session.ready = true;
+		this.readyCount += 1;
+		this.#current = session;
+		this.store.changed.notify();
+	}
+
+	#resume(ws: WebSocket, conn: Connection, d: Record<string, unknown> | undefined): void {
+		if (!d || d.token !== this.store.token) {
+			ws.close(4004, 'Authentication failed');
+			return;
+		}
+		const session = this.#sessions.get(String(d.session_id));
+		const seq = Number(d.seq ?? 0);
+		const oldest = session?.buffer[0]?.s;
+		if (!session || (oldest !== undefined && seq < oldest - 1)) {
+			this.#send(ws, { op: 9, d: false });
+			return;
+		}
+		if (session.socket && session.socket !== ws) session.socket.terminate();
+		session.socket = ws;
+		conn.session = session;
+		this.resumeCount += 1;
+		for (const entry of session.buffer) if (entry.s > seq) ws.send(entry.raw);
+		this.#dispatch(session, 'RESUMED', { _trace: ['["veil-emulator",{}]'] });
+		session.ready = true;
+		this.#current = session;
+		this.store.changed.notify();
+	}
+
+	#dispatch(session: Session, t: string, d: unknown): void {
+		session.seq += 1;
+		const raw = JSON.stringify({ op: 0, t, s: session.seq, d });
+		session.buffer.push({ s: session.seq, raw });
+		if (session.buffer.length > MAX_BUFFER) session.buffer.splice(0, MAX_BUFFER / 4);
+		if (session.socket?.readyState === WebSocket.OPEN) session.socket.send(raw);
+	}
+
+	#send(ws: WebSocket | undefined, payload: unknown): void {
+		if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(payload));
+	}
+
+	#forget(session: Session): void {
+		this.#sessions.delete(session.id);
+		session.ready = false;
+		if (this.#current === session) this.#current = undefined;
+	}
+}
+
+/** Drops replay entries the client confirmed with a heartbeat: it never resumes from before them. */
+function trim(session: Session, seq: number): void {
+	let count = 0;
+	while (count < session.buffer.length && (session.buffer[count]?.s ?? Infinity) <= seq) count += 1;
+	if (count) session.buffer.splice(0, count);
+}

@@ -1,0 +1,568 @@
+import type {
+	APIAllowedMentions,
+	APIAttachment,
+	APIEmbed,
+	APIGuildMember,
+	APIMessageReference,
+	APIMessageTopLevelComponent,
+	APIModalInteractionResponseCallbackData,
+	APIOverwrite,
+	APIRole,
+	APIUser,
+	GuildMemberFlags,
+} from 'discord.js';
+import { collectCustomIds, parseMentions, snowflake } from './payloads.js';
+
+/** A file that arrived in a multipart body (`files[n]`). */
+export interface UploadedFile {
+	field: string;
+	filename: string;
+	contentType: string;
+	data: Buffer;
+}
+
+/** A file attached to a stored message, tied to the attachment id the emulator gave it. */
+export interface MessageFile {
+	attachmentId: string;
+	filename: string;
+	contentType: string;
+	data: Buffer;
+}
+
+/** One REST request as it arrived, and what the emulator answered. */
+export interface RecordedRequest {
+	method: string;
+	/** Decoded, without the `/api/v10` prefix, e.g. `/interactions/123/abc/callback`. */
+	path: string;
+	query: URLSearchParams;
+	/** Lower-cased names; repeated headers joined with `, `. */
+	headers: Record<string, string>;
+	rawBody: Buffer;
+	/** The JSON body, or the parsed `payload_json` part of a multipart body. */
+	json: unknown;
+	files: UploadedFile[];
+	/** 0 until answered. */
+	status: number;
+	at: number;
+}
+
+export interface ChannelModel {
+	id: string;
+	/** 0 guild text, 1 DM. */
+	type: number;
+	name: string;
+	guild_id: string | null;
+	position: number;
+	permission_overwrites: APIOverwrite[];
+	topic: string | null;
+	nsfw: boolean;
+	/** Set by deleteChannel: REST calls then answer 404 Unknown Channel. */
+	deleted: boolean;
+	/** The other side of a DM channel. */
+	recipient?: APIUser;
+}
+
+export interface GuildModel {
+	id: string;
+	name: string;
+	owner_id: string;
+	/** roles[0] is @everyone (id = guild id), roles[1] the bot's managed role. */
+	roles: APIRole[];
+	botRoleId: string;
+	channels: ChannelModel[];
+	/** members[0] is the bot; interaction users are added as they appear. */
+	members: APIGuildMember[];
+	joined_at: string;
+}
+
+/** Where a stored message came from. */
+export type MessageOrigin = 'channel' | 'original' | 'followup' | 'stub';
+
+/**
+ * A message as the emulator keeps it: the Discord message fields discord.js reads, plus what the request carried
+ * (allowed_mentions, uploaded bytes) so tests can assert on both.
+ */
+export interface EmulatorMessage {
+	id: string;
+	channel_id: string;
+	guild_id?: string;
+	author: APIUser;
+	content: string;
+	timestamp: string;
+	edited_timestamp: string | null;
+	tts: boolean;
+	mention_everyone: boolean;
+	mentions: APIUser[];
+	mention_roles: string[];
+	attachments: APIAttachment[];
+	embeds: APIEmbed[];
+	components: APIMessageTopLevelComponent[];
+	flags: number;
+	type: number;
+	pinned: boolean;
+	message_reference?: APIMessageReference;
+	interaction_metadata?: Record<string, unknown>;
+	webhook_id?: string;
+	application_id?: string;
+	nonce?: string | number;
+	/** allowed_mentions of the request that last set it. */
+	allowed_mentions?: APIAllowedMentions;
+	/** The uploaded bytes behind `attachments`. */
+	files: MessageFile[];
+	/** True while this is a deferred "thinking…" message that no edit has replaced yet. */
+	deferred?: boolean;
+	deleted?: boolean;
+	origin: MessageOrigin;
+	interactionId?: string;
+}
+
+export interface CallbackRecord {
+	type: number;
+	data: InteractionCallbackData;
+	at: number;
+}
+
+/** The `data` of an interaction callback; the fields tests usually read are typed, the rest pass through. */
+export interface InteractionCallbackData {
+	content?: string;
+	flags?: number;
+	embeds?: APIEmbed[];
+	components?: unknown[];
+	allowed_mentions?: APIAllowedMentions;
+	attachments?: Array<Record<string, unknown>>;
+	custom_id?: string;
+	title?: string;
+	[key: string]: unknown;
+}
+
+/** A snapshot of everything the bot did with one interaction. */
+export interface InteractionState {
+	callbacks: CallbackRecord[];
+	/**
+	 * The @original message as it stands now: after a type 4 reply, a type 5 deferral (content '' and
+	 * `deferred: true` until the first edit) or, for components, the message a type 6/7 callback targets.
+	 */
+	original: EmulatorMessage | undefined;
+	/** PATCHes of @original (or of its id). */
+	originalEdits: number;
+	/** Follow-ups in order. The first follow-up after a type 5 deferral replaces the "thinking…" message, as on
+	 * Discord: it is then both `original` and `followUps[0]`. */
+	followUps: EmulatorMessage[];
+	/** The type 9 callback's data, if the bot showed a modal. */
+	modal: APIModalInteractionResponseCallbackData | undefined;
+	deferredAt?: number;
+	/** flags & 64 on the original. */
+	ephemeral: boolean;
+	dispatchedAt: number;
+}
+
+export interface InteractionRecord {
+	id: string;
+	token: string;
+	/** 2 application command, 3 component, 4 autocomplete, 5 modal submit. */
+	type: number;
+	payload: Record<string, unknown>;
+	channelId: string;
+	guildId: string | null;
+	user: APIUser;
+	dispatchedAt: number;
+	callbacks: CallbackRecord[];
+	original?: EmulatorMessage;
+	originalEdits: number;
+	followUps: EmulatorMessage[];
+	modal?: APIModalInteractionResponseCallbackData;
+	deferredAt?: number;
+	/** The message a component (or a modal opened from one) sits on. */
+	sourceMessage?: EmulatorMessage;
+	signal: Signal;
+}
+
+export interface StoredCommand extends Record<string, unknown> {
+	id: string;
+	name: string;
+	type: number;
+	application_id: string;
+	version: string;
+	guild_id?: string;
+}
+
+/** Wakes waiters when something they may care about changed; each waiter re-checks its own condition. */
+export class Signal {
+	readonly #listeners = new Set<() => void>();
+
+	notify(): void {
+		for (const listener of this.#listeners) listener();
+	}
+
+	get waiting(): number {
+		return this.#listeners.size;
+	}
+
+	/**
+	 * Resolves with the first truthy `check()`, re-checked on every notify and, with `pollMs`, on a timer too:
+	 * conditions on the client's side (a handler's variables) change without the emulator seeing it.
+	 */
+	wait<T>(check: () => T | undefined | false, timeoutMs: number, describe: () => string, pollMs?: number): Promise<T> {
+		const first = check();
+		if (first) return Promise.resolve(first);
+		return new Promise<T>((resolve, reject) => {
+			const poll = pollMs ? setInterval(() => listener(), pollMs) : undefined;
+			const cleanup = () => {
+				clearTimeout(timer);
+				clearInterval(poll);
+				this.#listeners.delete(listener);
+			};
+			const listener = () => {
+				let value: T | undefined | false;
+				try {
+					value = check();
+				} catch (error) {
+					cleanup();
+					reject(error instanceof Error ? error : new Error(String(error)));
+					return;
+				}
+				if (value) {
+					cleanup();
+					resolve(value);
+				}
+			};
+			const timer = setTimeout(() => {
+				cleanup();
+				reject(new Error(describe()));
+			}, timeoutMs);
+			this.#listeners.add(listener);
+		});
+	}
+}
+
+const UNKNOWN_USER = (id: string): APIUser => ({ id, username: `user${id.slice(-4)}`, global_name: null, discriminator: '0', avatar: null });
+
+/** The emulator's in-memory Discord: guilds, channels, messages, interactions, commands. */
+export class Store {
+	readonly guilds = new Map<string, GuildModel>();
+	readonly channels = new Map<string, ChannelModel>();
+	readonly users = new Map<string, APIUser>();
+	readonly dmByUser = new Map<string, ChannelModel>();
+	readonly channelFailures = new Map<string, 'missing-access' | 'unknown-channel'>();
+	readonly messages = new Map<string, EmulatorMessage>();
+	/** Messages posted through POST /channels/:id/messages, per channel, in order. */
+	readonly posted = new Map<string, EmulatorMessage[]>();
+	/** Every message the emulator knows, per channel, in order. */
+	readonly byChannel = new Map<string, EmulatorMessage[]>();
+	readonly interactions = new Map<string, InteractionRecord>();
+	readonly interactionsByToken = new Map<string, InteractionRecord>();
+	readonly globalCommands: StoredCommand[] = [];
+	readonly guildCommands = new Map<string, StoredCommand[]>();
+	/** Latest modal shown per custom_id, so a submit can mirror its layout. */
+	readonly modals = new Map<string, { data: APIModalInteractionResponseCallbackData; record: InteractionRecord }>();
+	readonly requests: RecordedRequest[] = [];
+	/** Notified on every recorded request, gateway step and interaction change. */
+	readonly changed = new Signal();
+	baseUrl = '';
+	readonly #componentIndex = new Map<string, EmulatorMessage>();
+	readonly #members = new Map<string, Map<string, APIGuildMember>>();
+
+	constructor(
+		readonly bot: APIUser,
+		/** The application's owner; also the default guild's owner. */
+		readonly owner: APIUser,
+		readonly applicationId: string,
+		readonly token: string,
+	) {
+		this.users.set(bot.id, bot);
+		this.users.set(owner.id, owner);
+	}
+
+	user(id: string): APIUser {
+		return this.users.get(id) ?? UNKNOWN_USER(id);
+	}
+
+	addGuild(guild: GuildModel): void {
+		this.guilds.set(guild.id, guild);
+		const members = new Map<string, APIGuildMember>();
+		for (const m of guild.members) if (m.user) members.set(m.user.id, m);
+		this.#members.set(guild.id, members);
+		for (const channel of guild.channels) this.channels.set(channel.id, channel);
+	}
+
+	member(guildId: string, userId: string): APIGuildMember | undefined {
+		return this.#members.get(guildId)?.get(userId);
+	}
+
+	/** Makes an interaction's user a guild member, as Discord knows everyone who can invoke a command there. */
+	ensureMember(guildId: string, user: APIUser): APIGuildMember {
+		const members = this.#members.get(guildId);
+		const existing = members?.get(user.id);
+		if (existing) return existing;
+		const member: APIGuildMember = {
+			user,
+			nick: null,
+			avatar: null,
+			roles: [],
+			joined_at: new Date().toISOString(),
+			premium_since: null,
+			deaf: false,
+			mute: false,
+			flags: 0 as GuildMemberFlags,
+			pending: false,
+			communication_disabled_until: null,
+		};
+		members?.set(user.id, member);
+		this.guilds.get(guildId)?.members.push(member);
+		return member;
+	}
+
+	dmChannel(user: APIUser): ChannelModel {
+		let channel = this.dmByUser.get(user.id);
+		if (!channel) {
+			channel = {
+				id: snowflake(),
+				type: 1,
+				name: '',
+				guild_id: null,
+				position: 0,
+				permission_overwrites: [],
+				topic: null,
+				nsfw: false,
+				deleted: false,
+				recipient: user,
+			};
+			this.dmByUser.set(user.id, channel);
+			this.channels.set(channel.id, channel);
+		}
+		return channel;
+	}
+
+	addMessage(message: EmulatorMessage): void {
+		this.messages.set(message.id, message);
+		let list = this.byChannel.get(message.channel_id);
+		if (!list) this.byChannel.set(message.channel_id, (list = []));
+		list.push(message);
+		if (message.origin === 'channel') {
+			let postedList = this.posted.get(message.channel_id);
+			if (!postedList) this.posted.set(message.channel_id, (postedList = []));
+			postedList.push(message);
+		}
+		this.indexComponents(message);
+	}
+
+	indexComponents(message: EmulatorMessage): void {
+		for (const id of collectCustomIds(message.components)) this.#componentIndex.set(`${message.channel_id}\0${id}`, message);
+	}
+
+	/** Latest live message in the channel that carries a component with this custom_id. */
+	findComponentMessage(channelId: string, customId: string): EmulatorMessage | undefined {
+		const indexed = this.#componentIndex.get(`${channelId}\0${customId}`);
+		const carries = (m: EmulatorMessage) => !m.deleted && collectCustomIds(m.components).includes(customId);
+		if (indexed && carries(indexed)) return indexed;
+		// The indexed message lost the component in an edit: fall back to a scan, newest first (rare).
+		const list = this.byChannel.get(channelId) ?? [];
+		for (let i = list.length - 1; i >= 0; i--) {
+			const m = list[i];
+			if (m && carries(m)) return m;
+		}
+		return undefined;
+	}
+
+	/**
+	 * Builds the message object from a create request. `parse` is the default mention parsing of the route
+	 * (webhooks parse users only).
+	 */
+	createMessage(init: {
+		channelId: string;
+		guildId: string | null;
+		body: Record<string, unknown>;
+		files: UploadedFile[];
+		origin: MessageOrigin;
+		parse: readonly ('users' | 'roles' | 'everyone')[];
+		type?: number;
+		author?: APIUser;
+		interaction?: InteractionRecord;
+	}): EmulatorMessage {
+		const { body } = init;
+		const { attachments, files } = this.buildAttachments(init.channelId, body.attachments, init.files, [], [], true);
+		const content = typeof body.content === 'string' ? body.content : '';
+		const allowed = body.allowed_mentions as APIAllowedMentions | undefined;
+		const mentions = parseMentions(content, allowed, init.parse);
+		const reference = body.message_reference as APIMessageReference | undefined;
+		const message: EmulatorMessage = {
+			id: snowflake(),
+			channel_id: init.channelId,
+			author: init.author ?? this.bot,
+			content,
+			timestamp: new Date().toISOString(),
+			edited_timestamp: null,
+			tts: body.tts === true,
+			mention_everyone: mentions.everyone,
+			mentions: mentions.userIds.map((id) => this.user(id)),
+			mention_roles: mentions.roleIds,
+			attachments,
+			embeds: (body.embeds as APIEmbed[] | undefined) ?? [],
+			components: (body.components as APIMessageTopLevelComponent[] | undefined) ?? [],
+			flags: typeof body.flags === 'number' ? body.flags : 0,
+			type: init.type ?? (reference ? 19 : 0),
+			pinned: false,
+			files,
+			origin: init.origin,
+		};
+		if (init.guildId) message.guild_id = init.guildId;
+		if (allowed) message.allowed_mentions = allowed;
+		if (reference) message.message_reference = { ...reference, type: reference.type ?? 0, channel_id: reference.channel_id ?? init.channelId };
+		if (body.nonce !== undefined) message.nonce = body.nonce as string | number;
+		if (init.interaction) {
+			const record = init.interaction;
+			message.interactionId = record.id;
+			message.webhook_id = this.applicationId;
+			message.application_id = this.applicationId;
+			message.interaction_metadata = {
+				id: record.id,
+				type: record.type,
+				user: record.user,
+				authorizing_integration_owners: record.payload.authorizing_integration_owners,
+				...(init.origin === 'followup' && record.original ? { original_response_message_id: record.original.id } : {}),
+				...(record.sourceMessage ? { interacted_message_id: record.sourceMessage.id } : {}),
+			};
+		}
+		return message;
+	}
+
+	/** Applies a PATCH body: only the fields present change, like Discord's edit endpoints. */
+	editMessage(message: EmulatorMessage, body: Record<string, unknown>, files: UploadedFile[], parse: readonly ('users' | 'roles' | 'everyone')[]): void {
+		if ('content' in body) {
+			message.content = typeof body.content === 'string' ? body.content : '';
+			const allowed = (body.allowed_mentions as APIAllowedMentions | undefined) ?? undefined;
+			const mentions = parseMentions(message.content, allowed, parse);
+			message.mentions = mentions.userIds.map((id) => this.user(id));
+			message.mention_roles = mentions.roleIds;
+			message.mention_everyone = mentions.everyone;
+		}
+		if ('allowed_mentions' in body) message.allowed_mentions = (body.allowed_mentions as APIAllowedMentions | null) ?? undefined;
+		if ('embeds' in body) message.embeds = (body.embeds as APIEmbed[] | null) ?? [];
+		if ('components' in body) message.components = (body.components as APIMessageTopLevelComponent[] | null) ?? [];
+		// The ephemeral bit is fixed at creation; an edit only clears the "loading" bit of a deferral.
+		const kept = message.flags & 64;
+		const requested = typeof body.flags === 'number' ? body.flags & ~(64 | 128) : message.flags & ~(64 | 128);
+		message.flags = kept | requested;
+		if ('attachments' in body || files.length) {
+			const built = this.buildAttachments(message.channel_id, body.attachments, files, message.attachments, message.files, false);
+			message.attachments = built.attachments;
+			message.files = built.files;
+		}
+		if (message.deferred) message.deferred = false;
+		else message.edited_timestamp = new Date().toISOString();
+		this.indexComponents(message);
+	}
+
+	/**
+	 * Resolves `attachments` entries: `{id: 'n'}` points at uploaded `files[n]`, an existing attachment id keeps
+	 * that attachment. Without an `attachments` list, a create attaches every upload and an edit appends them.
+	 */
+	buildAttachments(
+		channelId: string,
+		listed: unknown,
+		uploads: UploadedFile[],
+		existing: APIAttachment[],
+		existingFiles: MessageFile[],
+		create: boolean,
+	): { attachments: APIAttachment[]; files: MessageFile[] } {
+		const byIndex = new Map<string, UploadedFile>();
+		for (const file of uploads) {
+			const index = /\[(\d+)\]$/.exec(file.field)?.[1] ?? file.field.replace(/^files?/, '');
+			byIndex.set(index, file);
+		}
+		const attachments: APIAttachment[] = [];
+		const files: MessageFile[] = [];
+		const add = (file: UploadedFile, extra: Record<string, unknown>) => {
+			const id = snowflake();
+			const filename = typeof extra.filename === 'string' ? extra.filename : file.filename;
+			const url = `${this.baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
+			const attachment: APIAttachment = {
+				id,
+				filename,
+				size: file.data.length,
+				url,
+				proxy_url: url,
+				content_type: file.contentType,
+			};
+			if (typeof extra.description === 'string') attachment.description = extra.description;
+			if (typeof extra.title === 'string') attachment.title = extra.title;
+			attachments.push(attachment);
+			files.push({ attachmentId: id, filename, contentType: file.contentType, data: file.data });
+		};
+		if (Array.isArray(listed)) {
+			for (const entry of listed as Array<Record<string, unknown>>) {
+				const id = String(entry.id);
+				const upload = byIndex.get(id);
+				if (upload) {
+					add(upload, entry);
+					byIndex.delete(id);
+					continue;
+				}
+				const kept = existing.find((a) => a.id === id);
+				if (kept) {
+					attachments.push(kept);
+					const file = existingFiles.find((f) => f.attachmentId === id);
+					if (file) files.push(file);
+				}
+			}
+		} else if (!create) {
+			attachments.push(...existing);
+			files.push(...existingFiles);
+		}
+		// Uploads not named in `attachments` still attach, as Discord does for bare files[n] parts.
+		for (const upload of byIndex.values()) add(upload, {});
+		return { attachments, files };
+	}
+
+	/** The wire form of a stored message: Discord's fields only, plus the referenced message when known. */
+	toApi(message: EmulatorMessage, withReference = true): Record<string, unknown> {
+		const api: Record<string, unknown> = {
+			id: message.id,
+			channel_id: message.channel_id,
+			author: message.author,
+			content: message.content,
+			timestamp: message.timestamp,
+			edited_timestamp: message.edited_timestamp,
+			tts: message.tts,
+			mention_everyone: message.mention_everyone,
+			mentions: message.mentions,
+			mention_roles: message.mention_roles,
+			attachments: message.attachments,
+			embeds: message.embeds,
+			components: message.components,
+			flags: message.flags,
+			type: message.type,
+			pinned: message.pinned,
+		};
+		if (message.guild_id) api.guild_id = message.guild_id;
+		if (message.webhook_id) api.webhook_id = message.webhook_id;
+		if (message.application_id) api.application_id = message.application_id;
+		if (message.interaction_metadata) api.interaction_metadata = message.interaction_metadata;
+		if (message.nonce !== undefined) api.nonce = message.nonce;
+		if (message.message_reference) {
+			api.message_reference = message.message_reference;
+			const ref = message.message_reference.message_id ? this.messages.get(message.message_reference.message_id) : undefined;
+			if (withReference && ref && !ref.deleted) api.referenced_message = this.toApi(ref, false);
+		}
+		return api;
+	}
+
+	stateOf(record: InteractionRecord): InteractionState {
+		const original = record.original ? { ...record.original } : undefined;
+		return {
+			callbacks: [...record.callbacks],
+			original,
+			originalEdits: record.originalEdits,
+			followUps: [...record.followUps],
+			modal: record.modal,
+			deferredAt: record.deferredAt,
+			ephemeral: original ? (original.flags & 64) !== 0 : false,
+			dispatchedAt: record.dispatchedAt,
+		};
+	}
+
+	touch(record: InteractionRecord): void {
+		record.signal.notify();
+		this.changed.notify();
+	}
+}
