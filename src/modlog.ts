@@ -64,10 +64,16 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(flag.id)], allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		const reason = describeSendFailure(error);
-		deps.log.warn({ err: error, flagId: flag.id, modlogChannelId }, 'mod-log post failed');
-		await deps.settings
+		const noted = await deps.settings
 			.update(flag.guildId, (current) => ({ ...current, modlogFailure: { at: new Date().toISOString(), reason } }))
-			.catch((storeError: unknown) => deps.log.warn({ err: storeError }, 'could not record the mod-log failure'));
+			.then(
+				() => true,
+				(storeError: unknown) => {
+					deps.log.warn({ err: storeError }, 'could not record the mod-log failure');
+					return false;
+				},
+			);
+		deps.log.warn({ err: error, flagId: flag.id, modlogChannelId, noted }, 'mod-log post failed');
 	}
 }
 

@@ -1,0 +1,336 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser, type GuildModel } from '../support/discordEmulator.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import {
+	ADMIN_PERMISSIONS,
+	click,
+	customIdsOf,
+	expectPrivateAndQuiet,
+	listFlags,
+	listLines,
+	makeFlag,
+	MODERATOR_PERMISSIONS,
+	readable,
+	runSubcommand,
+	viewFlag,
+	type Where,
+} from './moderationSupport.js';
+
+let harness: Harness;
+beforeAll(async () => {
+	harness = await startHarness();
+});
+afterAll(async () => {
+	await harness?.stop();
+});
+
+const NO_SUCH_FLAG = 'No flag with that id in this server.';
+
+/** A server of its own for each test, so lists and channels never mix. */
+function freshServer(): { guild: GuildModel; member: Where; moderator: Where } {
+	const guild = harness.discord.addGuild({ channels: [{ name: 'general' }, { name: 'mod-log' }] });
+	return {
+		guild,
+		member: { user: makeUser('asker'), guild },
+		moderator: { user: makeUser('moderator'), guild, permissions: MODERATOR_PERMISSIONS },
+	};
+}
+
+describe('permissions', () => {
+	it('refuses a member without Manage Messages on every moderator path, with no flag data in the answer', async () => {
+		const { guild, member, moderator } = freshServer();
+		const flag = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-1', text: 'SECRET-TEXT-1' });
+		// A moderator's own list, so the member's Next press has a real message to press on.
+		await listFlags(harness, moderator);
+		const attempts = [
+			() => listFlags(harness, member),
+			() => listFlags(harness, member, 2),
+			() => viewFlag(harness, member, flag.id),
+			() => click(harness, member, `flag:view:${flag.id}`),
+			() => click(harness, member, `flagged:release:${flag.id}`),
+			() => click(harness, member, `flagged:dismiss:${flag.id}`),
+			() => click(harness, member, `flagged:review:${flag.id}`),
+			() => click(harness, member, `flagged:page:2:${member.user.id}`),
+			() => click(harness, member, `flagged:page:2:${moderator.user.id}`),
+		];
+		for (const attempt of attempts) {
+			const state = await attempt();
+			expectPrivateAndQuiet(state);
+			expect(state.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
+			const seen = readable(state);
+			for (const secret of ['SECRET-PROMPT-1', 'SECRET-TEXT-1', flag.id]) expect(seen).not.toContain(secret);
+		}
+		// /settings needs Manage Server, which Manage Messages does not give.
+		const settings = await runSubcommand(harness, moderator, 'settings', 'modlog', [{ type: 7, name: 'channel', value: guild.channels[1]!.id }]);
+		expect(settings.original?.content).toBe('You need the Manage Server permission in this server to do this.');
+		expect(await harness.bot.context.settings.get(guild.id)).toEqual({});
+		// Nothing was acted on: no release posted, the flag still pending with its text.
+		expect(harness.discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
+		const stored = await harness.bot.context.flags.find(guild.id, flag.id);
+		expect(stored).toMatchObject({ text: 'SECRET-TEXT-1' });
+		expect(stored?.decision).toBeUndefined();
+	});
+
+	it('refuses outside a server', async () => {
+		const state = await harness.discord
+			.slashCommand({ name: 'flagged', options: [{ type: 1, name: 'list', options: [] }], guildId: null, memberPermissions: MODERATOR_PERMISSIONS })
+			.waitForAnswer();
+		expect(state.original?.content).toBe('This works in servers only.');
+	});
+});
+
+describe('cross-server isolation', () => {
+	it("answers another server's id exactly like an unknown one, and lists nothing of it", async () => {
+		const a = freshServer();
+		const b = freshServer();
+		const flag = await makeFlag(harness, a.member, { prompt: 'SECRET-PROMPT-2', text: 'SECRET-TEXT-2' });
+		const unknown = await viewFlag(harness, b.moderator, 'zzzzzzzzzz');
+		const foreign = await viewFlag(harness, b.moderator, flag.id);
+		expect(unknown.original?.content).toBe(NO_SUCH_FLAG);
+		expect(foreign.original?.content).toBe(NO_SUCH_FLAG);
+		expect(foreign.original?.embeds).toEqual(unknown.original?.embeds);
+		for (const prefix of ['flag:view', 'flagged:release', 'flagged:dismiss', 'flagged:review']) {
+			const pressed = await click(harness, b.moderator, `${prefix}:${flag.id}`);
+			expect(pressed.original?.content).toBe(NO_SUCH_FLAG);
+			expect(readable(pressed)).not.toContain('SECRET');
+		}
+		const listed = await listFlags(harness, b.moderator);
+		expect(readable(listed)).not.toContain(flag.id);
+		expect(listed.original?.content).toContain('No flagged replies');
+		// Still pending at home.
+		expect(listLines(await listFlags(harness, a.moderator))).toEqual([expect.stringContaining('**pending**')]);
+	});
+});
+
+describe('/flagged list', () => {
+	it('pages 25 flags ten at a time, newest first, with Previous and Next for the moderator who ran it', async () => {
+		const { member, moderator, guild } = freshServer();
+		const ids: string[] = [];
+		for (let n = 0; n < 25; n += 1) ids.push((await makeFlag(harness, member, { prompt: `prompt ${n}`, text: `text ${n}` })).id);
+		const newestFirst = [...ids].reverse();
+
+		const first = await listFlags(harness, moderator);
+		expectPrivateAndQuiet(first);
+		expect(first.original?.embeds[0]?.title).toBe('Flagged replies · page 1 of 3');
+		const firstLines = listLines(first);
+		expect(firstLines.map((line) => /`([a-z0-9]+)`/.exec(line)?.[1])).toEqual(newestFirst.slice(0, 10));
+		for (const line of firstLines) {
+			expect(line).toContain(`<@${member.user.id}>`);
+			expect(line).toMatch(/<t:\d+:f>/);
+			expect(line).toContain('Harassment MEDIUM');
+			expect(line).toContain('**pending**');
+		}
+		const mod = moderator.user.id;
+		expect(customIdsOf(first)).toEqual([`flagged:page:0:${mod}`, `flagged:page:2:${mod}`]);
+		const listMessageId = first.original?.id;
+
+		// Another moderator's press on this list is refused and changes nothing.
+		const other: Where = { user: makeUser('other-mod'), guild, permissions: MODERATOR_PERMISSIONS };
+		const refused = await click(harness, other, `flagged:page:2:${mod}`);
+		expect(refused.original?.content).toContain('Only the moderator who ran this /flagged list');
+		expect(refused.original?.id).not.toBe(listMessageId);
+		expect(readable(refused)).not.toContain(ids[0]);
+
+		const second = await click(harness, moderator, `flagged:page:2:${mod}`);
+		expect(second.callbacks[0]?.type).toBe(6);
+		expect(second.original?.id).toBe(listMessageId);
+		expect(listLines(second).map((line) => /`([a-z0-9]+)`/.exec(line)?.[1])).toEqual(newestFirst.slice(10, 20));
+
+		const third = await click(harness, moderator, `flagged:page:3:${mod}`);
+		expect(third.original?.id).toBe(listMessageId);
+		expect(third.original?.embeds[0]?.title).toBe('Flagged replies · page 3 of 3');
+		expect(listLines(third).map((line) => /`([a-z0-9]+)`/.exec(line)?.[1])).toEqual(newestFirst.slice(20));
+		const nextButton = (third.original?.components[0] as { components: Array<{ disabled?: boolean }> }).components[1];
+		expect(nextButton?.disabled).toBe(true);
+
+		const back = await click(harness, moderator, `flagged:page:2:${mod}`);
+		expect(back.original?.embeds[0]?.title).toBe('Flagged replies · page 2 of 3');
+
+		expect(listLines(await listFlags(harness, moderator, 3))).toHaveLength(5);
+	});
+});
+
+describe('Release, Dismiss and Mark reviewed', () => {
+	it('releases a false positive as a reply to the member notice, once', async () => {
+		const { guild, member, moderator } = freshServer();
+		const flag = await makeFlag(harness, member, { prompt: 'a fine question', text: 'A fine answer, hi @everyone <@123456789012345678>.' });
+		const noticeId = flag.answer.original?.id;
+		const view = await viewFlag(harness, moderator, flag.id);
+		expectPrivateAndQuiet(view);
+		const seen = readable(view);
+		expect(seen).toContain('a fine question');
+		expect(seen).toContain('A fine answer');
+		expect(seen).toContain(`https://discord.com/channels/${guild.id}/${guild.channels[0]!.id}/${noticeId}`);
+		expect(customIdsOf(view)).toEqual([`flagged:release:${flag.id}`, `flagged:dismiss:${flag.id}`, `flagged:review:${flag.id}`]);
+
+		const released = await click(harness, moderator, `flagged:release:${flag.id}`);
+		expect(released.original?.id).toBe(view.original?.id);
+		expect(released.original?.content).toContain('Released');
+		expect(customIdsOf(released)).toEqual([]);
+		expect(readable(released)).toContain(`released by <@${moderator.user.id}>`);
+
+		const posted = harness.discord.channelMessages(guild.channels[0]!.id);
+		expect(posted).toHaveLength(1);
+		const [message] = posted;
+		expect(message?.content).toMatch(/^🔓 \*\*Released by a moderator after review\*\*/);
+		expect(message?.content).toContain('A fine answer');
+		expect(message?.message_reference?.message_id).toBe(noticeId);
+		expect(message?.allowed_mentions).toEqual({ parse: [] });
+		expect(message?.mentions).toEqual([]);
+		expect(message?.mention_everyone).toBe(false);
+
+		// A second press, even on a stale view with its buttons, says who released it and posts nothing.
+		const again = await click(harness, { ...moderator, user: makeUser('late-mod') }, `flagged:release:${flag.id}`);
+		expect(again.original?.content).toContain(`already released by <@${moderator.user.id}>`);
+		const dismissLate = await click(harness, moderator, `flagged:dismiss:${flag.id}`);
+		expect(dismissLate.original?.content).toContain('already released');
+		expect(harness.discord.channelMessages(guild.channels[0]!.id)).toHaveLength(1);
+		expect(listLines(await listFlags(harness, moderator))[0]).toContain(`**released by <@${moderator.user.id}>`);
+	});
+
+	it('posts once when two moderators press Release together', async () => {
+		const { guild, member, moderator } = freshServer();
+		const flag = await makeFlag(harness, member, { prompt: 'q', text: 'held answer' });
+		const other = { ...moderator, user: makeUser('second-mod') };
+		const [a, b] = await Promise.all([
+			click(harness, moderator, `flagged:release:${flag.id}`),
+			click(harness, other, `flagged:release:${flag.id}`),
+		]);
+		expect([a, b].filter((state) => state.original?.content.includes('already released'))).toHaveLength(1);
+		expect(harness.discord.channelMessages(guild.channels[0]!.id)).toHaveLength(1);
+	});
+
+	it('releases a private ask without a reference, naming the member without a ping, long text attached', async () => {
+		const { guild, member, moderator } = freshServer();
+		const text = `${'A long held answer. '.repeat(600)}THE END`;
+		const flag = await makeFlag(harness, member, { prompt: 'private question', text, private: true });
+		expect(flag.answer.ephemeral).toBe(true);
+		const view = await viewFlag(harness, moderator, flag.id);
+		expect(readable(view)).toContain('Asked privately');
+		expect(view.original?.attachments.map((attachment) => attachment.filename)).toEqual(['reply.md']);
+		expect(view.original?.files[0]?.data.toString('utf8')).toBe(text);
+
+		await click(harness, moderator, `flagged:release:${flag.id}`);
+		const [message, ...more] = harness.discord.channelMessages(guild.channels[0]!.id);
+		expect(more).toEqual([]);
+		expect(message?.message_reference).toBeUndefined();
+		expect(message?.content).toContain(`<@${member.user.id}>`);
+		expect(message?.mentions).toEqual([]);
+		expect(message?.content.length).toBeLessThanOrEqual(2000);
+		expect(message?.files[0]?.data.toString('utf8')).toBe(text);
+	});
+
+	it('dismisses: prompt and text erased, metadata kept, listed as dismissed; marks reviewed', async () => {
+		const { guild, member, moderator } = freshServer();
+		const dismissed = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-3', text: `SECRET-TEXT-3 ${'x'.repeat(5000)}` });
+		const reviewed = await makeFlag(harness, member, { prompt: 'another', text: 'another text' });
+
+		await viewFlag(harness, moderator, dismissed.id);
+		const afterDismiss = await click(harness, moderator, `flagged:dismiss:${dismissed.id}`);
+		expect(afterDismiss.original?.content).toContain('Dismissed');
+		expect(readable(afterDismiss)).not.toContain('SECRET');
+		expect(afterDismiss.original?.attachments).toEqual([]);
+		expect(customIdsOf(afterDismiss)).toEqual([]);
+		const stored = await harness.bot.context.flags.find(guild.id, dismissed.id);
+		expect(stored).toMatchObject({ prompt: null, text: null, userId: member.user.id, decision: { kind: 'dismissed', by: moderator.user.id } });
+		const viewAgain = await viewFlag(harness, moderator, dismissed.id);
+		expect(readable(viewAgain)).toContain('erased');
+		expect(readable(viewAgain)).toContain(`dismissed by <@${moderator.user.id}>`);
+		const release = await click(harness, moderator, `flagged:release:${dismissed.id}`);
+		expect(release.original?.content).toContain('already dismissed');
+
+		const afterReview = await click(harness, moderator, `flagged:review:${reviewed.id}`);
+		expect(afterReview.original?.content).toContain('Marked reviewed');
+		expect(readable(afterReview)).toContain(`reviewed by <@${moderator.user.id}>`);
+		const again = await click(harness, moderator, `flagged:review:${reviewed.id}`);
+		expect(again.original?.content).toContain('already reviewed');
+
+		expect(listLines(await listFlags(harness, moderator))).toEqual([
+			expect.stringContaining(`**reviewed by <@${moderator.user.id}>`),
+			expect.stringContaining(`**dismissed by <@${moderator.user.id}>`),
+		]);
+		expect(harness.discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
+	});
+});
+
+describe('mod-log', () => {
+	it('posts metadata and a View reply button, never the model text; the button shows it to moderators only', async () => {
+		const { guild, member, moderator } = freshServer();
+		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const modlogId = guild.channels[1]!.id;
+		const set = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		expectPrivateAndQuiet(set);
+		expect(set.original?.content).toContain(`Mod-log: <#${modlogId}>`);
+
+		const flag = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-4', text: 'SECRET-TEXT-4' });
+		await harness.discord.waitUntil(() => harness.discord.channelMessages(modlogId).length === 1, 'the mod-log post');
+		const [post] = harness.discord.channelMessages(modlogId);
+		const posted = JSON.stringify({ content: post?.content, embeds: post?.embeds, components: post?.components, files: post?.attachments });
+		expect(posted).not.toContain('SECRET');
+		expect(posted).toContain(flag.id);
+		expect(posted).toContain(`<@${member.user.id}>`);
+		expect(posted).toContain(`<#${guild.channels[0]!.id}>`);
+		expect(posted).toContain('Harassment: MEDIUM');
+		expect(post?.allowed_mentions).toEqual({ parse: [] });
+		expect(post?.mentions).toEqual([]);
+		const [button] = (post?.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
+		expect(button).toMatchObject({ custom_id: `flag:view:${flag.id}`, label: 'View reply' });
+
+		const shown = await click(harness, { ...moderator, channelId: modlogId }, `flag:view:${flag.id}`);
+		expectPrivateAndQuiet(shown);
+		expect(readable(shown)).toContain('SECRET-PROMPT-4');
+		expect(readable(shown)).toContain('SECRET-TEXT-4');
+		const refused = await click(harness, { ...member, channelId: modlogId }, `flag:view:${flag.id}`);
+		expect(refused.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
+	});
+
+	it('refuses a channel where Veil cannot post, saying what is missing, and turns off when run bare', async () => {
+		const guild = harness.discord.addGuild({
+			channels: [
+				{ name: 'general' },
+				{ name: 'locked', permissionOverwrites: [] },
+			],
+		});
+		const locked = guild.channels[1]!.id;
+		harness.discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
+		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		await harness.discord.waitUntil(
+			() => harness.bot.client.guilds.cache.get(guild.id)?.channels.cache.get(locked)?.permissionOverwrites.cache.size === 1,
+			'the overwrite in the bot cache',
+		);
+		const refused = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: locked }]);
+		expect(refused.original?.content).toContain('Send Messages, Embed Links');
+		expect(refused.original?.content).toContain('Nothing was changed');
+		expect(await harness.bot.context.settings.get(guild.id)).toEqual({});
+
+		await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: guild.channels[0]!.id }]);
+		const off = await runSubcommand(harness, admin, 'settings', 'modlog');
+		expect(off.original?.content).toContain(`Mod-log: **off** (it was <#${guild.channels[0]!.id}>)`);
+		expect((await harness.bot.context.settings.get(guild.id)).modlogChannelId).toBeUndefined();
+	});
+
+	it("keeps the flag and the member's answer when the mod-log post fails, and reports it on the next /settings modlog", async () => {
+		const { guild, member, moderator } = freshServer();
+		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const before = await makeFlag(harness, member, { prompt: 'before', text: 'same text' });
+		const modlogId = guild.channels[1]!.id;
+		await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		harness.discord.failChannel(modlogId, 'missing-access');
+
+		const during = await makeFlag(harness, member, { prompt: 'during', text: 'same text' });
+		expect(during.answer.original?.content.replace(during.id, 'ID')).toBe(before.answer.original?.content.replace(before.id, 'ID'));
+		expect(readable(await viewFlag(harness, moderator, during.id))).toContain('during');
+		// The failure is noted in the store first, then logged.
+		await harness.discord.waitUntil(
+			() => harness.logs.some((line) => line.includes('mod-log post failed') && line.includes(during.id)),
+			'the failure in the log',
+		);
+
+		const report = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		expect(report.original?.content).toContain('The last mod-log report failed');
+		expect(report.original?.content).toContain('lost access');
+		const next = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		expect(next.original?.content).not.toContain('failed');
+	});
+});
