@@ -201,6 +201,21 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		expect(harness.discord.channelMessages(guild.channels[0]!.id)).toHaveLength(1);
 	});
 
+	it('leaves the flag pending when the release cannot be posted, and releases it later', async () => {
+		const { guild, member, moderator } = freshServer();
+		const flag = await makeFlag(harness, member, { prompt: 'q', text: 'held answer' });
+		const channelId = guild.channels[0]!.id;
+		harness.discord.failChannel(channelId, 'missing-access');
+		const failed = await click(harness, moderator, `flagged:release:${flag.id}`);
+		expect(failed.original?.content).toContain('Veil could not post the answer');
+		expect(failed.original?.content).toContain('lost access');
+		expect((await harness.bot.context.flags.find(guild.id, flag.id))?.decision).toBeUndefined();
+		harness.discord.clearChannelFailure(channelId);
+		const released = await click(harness, moderator, `flagged:release:${flag.id}`);
+		expect(released.original?.content).toContain('Released');
+		expect(harness.discord.channelMessages(channelId)).toHaveLength(1);
+	});
+
 	it('releases a private ask without a reference, naming the member without a ping, long text attached', async () => {
 		const { guild, member, moderator } = freshServer();
 		const text = `${'A long held answer. '.repeat(600)}THE END`;
