@@ -1,12 +1,11 @@
-import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, type GuildModel } from '../support/discordEmulator.js';
+import { makeUser } from '../support/discordEmulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import {
-	ADMIN_PERMISSIONS,
 	click,
 	customIdsOf,
 	expectPrivateAndQuiet,
+	freshServer,
 	listFlags,
 	listLines,
 	makeFlag,
@@ -27,19 +26,9 @@ afterAll(async () => {
 
 const NO_SUCH_FLAG = 'No flag with that id in this server.';
 
-/** A server of its own for each test, so lists and channels never mix. */
-function freshServer(): { guild: GuildModel; member: Where; moderator: Where } {
-	const guild = harness.discord.addGuild({ channels: [{ name: 'general' }, { name: 'mod-log' }] });
-	return {
-		guild,
-		member: { user: makeUser('asker'), guild },
-		moderator: { user: makeUser('moderator'), guild, permissions: MODERATOR_PERMISSIONS },
-	};
-}
-
 describe('permissions', () => {
 	it('refuses a member without Manage Messages on every moderator path, with no flag data in the answer', async () => {
-		const { guild, member, moderator } = freshServer();
+		const { guild, member, moderator } = freshServer(harness);
 		const flag = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-1', text: 'SECRET-TEXT-1' });
 		// A moderator's own list, so the member's Next press has a real message to press on.
 		await listFlags(harness, moderator);
@@ -82,8 +71,8 @@ describe('permissions', () => {
 
 describe('cross-server isolation', () => {
 	it("answers another server's id exactly like an unknown one, and lists nothing of it", async () => {
-		const a = freshServer();
-		const b = freshServer();
+		const a = freshServer(harness);
+		const b = freshServer(harness);
 		const flag = await makeFlag(harness, a.member, { prompt: 'SECRET-PROMPT-2', text: 'SECRET-TEXT-2' });
 		const unknown = await viewFlag(harness, b.moderator, 'zzzzzzzzzz');
 		const foreign = await viewFlag(harness, b.moderator, flag.id);
@@ -105,7 +94,7 @@ describe('cross-server isolation', () => {
 
 describe('/flagged list', () => {
 	it('pages 25 flags ten at a time, newest first, with Previous and Next for the moderator who ran it', async () => {
-		const { member, moderator, guild } = freshServer();
+		const { member, moderator, guild } = freshServer(harness);
 		const ids: string[] = [];
 		for (let n = 0; n < 25; n += 1) ids.push((await makeFlag(harness, member, { prompt: `prompt ${n}`, text: `text ${n}` })).id);
 		const newestFirst = [...ids].reverse();
@@ -153,7 +142,7 @@ describe('/flagged list', () => {
 
 describe('Release, Dismiss and Mark reviewed', () => {
 	it('releases a false positive as a reply to the member notice, once', async () => {
-		const { guild, member, moderator } = freshServer();
+		const { guild, member, moderator } = freshServer(harness);
 		const flag = await makeFlag(harness, member, { prompt: 'a fine question', text: 'A fine answer, hi @everyone <@123456789012345678>.' });
 		const noticeId = flag.answer.original?.id;
 		const view = await viewFlag(harness, moderator, flag.id);
@@ -190,7 +179,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 	});
 
 	it('posts once when two moderators press Release together', async () => {
-		const { guild, member, moderator } = freshServer();
+		const { guild, member, moderator } = freshServer(harness);
 		const flag = await makeFlag(harness, member, { prompt: 'q', text: 'held answer' });
 		const other = { ...moderator, user: makeUser('second-mod') };
 		const [a, b] = await Promise.all([
@@ -202,7 +191,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 	});
 
 	it('leaves the flag pending when the release cannot be posted, and releases it later', async () => {
-		const { guild, member, moderator } = freshServer();
+		const { guild, member, moderator } = freshServer(harness);
 		const flag = await makeFlag(harness, member, { prompt: 'q', text: 'held answer' });
 		const channelId = guild.channels[0]!.id;
 		harness.discord.failChannel(channelId, 'missing-access');
@@ -217,7 +206,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 	});
 
 	it('releases a private ask without a reference, naming the member without a ping, long text attached', async () => {
-		const { guild, member, moderator } = freshServer();
+		const { guild, member, moderator } = freshServer(harness);
 		const text = `${'A long held answer. '.repeat(600)}THE END`;
 		const flag = await makeFlag(harness, member, { prompt: 'private question', text, private: true });
 		expect(flag.answer.ephemeral).toBe(true);
@@ -237,7 +226,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 	});
 
 	it('dismisses: prompt and text erased, metadata kept, listed as dismissed; marks reviewed', async () => {
-		const { guild, member, moderator } = freshServer();
+		const { guild, member, moderator } = freshServer(harness);
 		const dismissed = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-3', text: `SECRET-TEXT-3 ${'x'.repeat(5000)}` });
 		const reviewed = await makeFlag(harness, member, { prompt: 'another', text: 'another text' });
 
@@ -266,91 +255,5 @@ describe('Release, Dismiss and Mark reviewed', () => {
 			expect.stringContaining(`**dismissed by <@${moderator.user.id}>`),
 		]);
 		expect(harness.discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
-	});
-});
-
-describe('mod-log', () => {
-	it('posts metadata and a View reply button, never the model text; the button shows it to moderators only', async () => {
-		const { guild, member, moderator } = freshServer();
-		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		const modlogId = guild.channels[1]!.id;
-		const set = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		expectPrivateAndQuiet(set);
-		expect(set.original?.content).toContain(`Mod-log: <#${modlogId}>`);
-
-		const flag = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-4', text: 'SECRET-TEXT-4' });
-		await harness.discord.waitUntil(() => harness.discord.channelMessages(modlogId).length === 1, 'the mod-log post');
-		const [post] = harness.discord.channelMessages(modlogId);
-		const posted = JSON.stringify({ content: post?.content, embeds: post?.embeds, components: post?.components, files: post?.attachments });
-		expect(posted).not.toContain('SECRET');
-		expect(posted).toContain(flag.id);
-		expect(posted).toContain(`<@${member.user.id}>`);
-		expect(posted).toContain(`<#${guild.channels[0]!.id}>`);
-		expect(posted).toContain('Harassment: MEDIUM');
-		expect(post?.allowed_mentions).toEqual({ parse: [] });
-		expect(post?.mentions).toEqual([]);
-		const [button] = (post?.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
-		expect(button).toMatchObject({ custom_id: `flag:view:${flag.id}`, label: 'View reply' });
-
-		const shown = await click(harness, { ...moderator, channelId: modlogId }, `flag:view:${flag.id}`);
-		expectPrivateAndQuiet(shown);
-		expect(readable(shown)).toContain('SECRET-PROMPT-4');
-		expect(readable(shown)).toContain('SECRET-TEXT-4');
-		const refused = await click(harness, { ...member, channelId: modlogId }, `flag:view:${flag.id}`);
-		expect(refused.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
-	});
-
-	it('refuses a channel where Veil cannot post, saying what is missing, and turns off when run bare', async () => {
-		const guild = harness.discord.addGuild({
-			channels: [
-				{ name: 'general' },
-				{ name: 'locked', permissionOverwrites: [] },
-			],
-		});
-		const locked = guild.channels[1]!.id;
-		harness.discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
-		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await harness.discord.waitUntil(
-			() =>
-				harness.bot.client.guilds.cache
-					.get(guild.id)
-					?.channels.cache.get(locked)
-					?.permissionsFor(harness.bot.client.user)
-					?.has(PermissionFlagsBits.SendMessages) === false,
-			'the overwrite in the bot cache',
-		);
-		const refused = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: locked }]);
-		expect(refused.original?.content).toContain('Send Messages, Embed Links');
-		expect(refused.original?.content).toContain('Nothing was changed');
-		expect(await harness.bot.context.settings.get(guild.id)).toEqual({});
-
-		await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: guild.channels[0]!.id }]);
-		const off = await runSubcommand(harness, admin, 'settings', 'modlog');
-		expect(off.original?.content).toContain(`Mod-log: **off** (it was <#${guild.channels[0]!.id}>)`);
-		expect((await harness.bot.context.settings.get(guild.id)).modlogChannelId).toBeUndefined();
-	});
-
-	it("keeps the flag and the member's answer when the mod-log post fails, and reports it on the next /settings modlog", async () => {
-		const { guild, member, moderator } = freshServer();
-		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		const before = await makeFlag(harness, member, { prompt: 'before', text: 'same text' });
-		const modlogId = guild.channels[1]!.id;
-		await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		harness.discord.failChannel(modlogId, 'missing-access');
-
-		const during = await makeFlag(harness, member, { prompt: 'during', text: 'same text' });
-		expect(during.answer.original?.content.replace(during.id, 'ID')).toBe(before.answer.original?.content.replace(before.id, 'ID'));
-		expect(readable(await viewFlag(harness, moderator, during.id))).toContain('during');
-		// The failure is noted in the store first, then logged.
-		await harness.discord.waitUntil(
-			() => harness.logs.some((line) => line.includes('mod-log post failed') && line.includes(during.id)),
-			'the failure in the log',
-		);
-
-		const report = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		expect(report.original?.content).toContain('The last mod-log report failed');
-		expect(report.original?.content).toContain('lost access');
-		const next = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		expect(next.original?.content).not.toContain('failed');
 	});
 });

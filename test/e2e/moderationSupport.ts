@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption, type APIUser } from 'discord.js';
 import { expect } from 'vitest';
-import { PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from '../support/discordEmulator.js';
+import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from '../support/discordEmulator.js';
 import type { Harness } from '../support/harness.js';
 import { generationResponse, ratingsWith } from '../support/upstreamStandIn.js';
 
@@ -23,6 +23,16 @@ export interface MadeFlag {
 	readonly id: string;
 	/** The member's /ask answer. */
 	readonly answer: InteractionState;
+}
+
+/** A server of its own (#general, #mod-log) with a member and a moderator, so lists and channels never mix. */
+export function freshServer(harness: Harness): { guild: GuildModel; member: Where; moderator: Where } {
+	const guild = harness.discord.addGuild({ channels: [{ name: 'general' }, { name: 'mod-log' }] });
+	return {
+		guild,
+		member: { user: makeUser('asker'), guild },
+		moderator: { user: makeUser('moderator'), guild, permissions: MODERATOR_PERMISSIONS },
+	};
 }
 
 const unsafe = (text: string) => ({ json: generationResponse({ text, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
