@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runScript, type BotProcess } from '../support/botProcess.js';
+import { startTestServices, type TestServices } from '../support/harness.js';
+import { safeResponse } from '../support/upstreamStandIn.js';
+
+let services: TestServices | undefined;
+let processes: BotProcess[] = [];
+
+afterEach(async () => {
+	for (const running of processes) running.kill();
+	processes = [];
+	await services?.stop();
+	services = undefined;
+});
+
+function run(script: string, env: Record<string, string>): BotProcess {
+	const started = runScript(script, env);
+	processes.push(started);
+	return started;
+}
+
+describe('starting the bot', () => {
+	it('exits 1 on bad configuration, naming every problem and no value', async () => {
+		const secret = 'c2hvcnQtc2VjcmV0LWtleQ==';
+		const bot = run('src/main.ts', { GENERATION_API_KEY: 'api-key-canary', TOKEN_ENCRYPTION_KEY: secret, GENERATION_BASE_URL: 'nope' });
+		expect(await bot.exited).toBe(1);
+		const output = bot.stderr.join('\n');
+		for (const name of ['DISCORD_TOKEN', 'GENERATION_BASE_URL', 'AUTH_BASE_URL', 'AUTH_PATH_PREFIX', 'TOKEN_ENCRYPTION_KEY']) {
+			expect(output).toContain(name);
+		}
+		expect(output).not.toContain('GENERATION_API_KEY');
+		expect(output).not.toContain(secret);
+		expect(output).not.toContain('api-key-canary');
+		expect(output).not.toMatch(/\n\s+at /);
+	});
+
+	it('reports a token Discord rejects in one plain line, without the token, and exits 1', async () => {
+		services = await startTestServices();
+		const wrongToken = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.wrong.token-canary';
+		const bot = run('src/main.ts', { ...services.env, DISCORD_TOKEN: wrongToken });
+		expect(await bot.exited).toBe(1);
+		const lines = bot.stderr.filter((line) => line.trim() !== '');
+		expect(lines).toEqual([expect.stringMatching(/^Discord rejected DISCORD_TOKEN/)]);
+		expect([...bot.stdout, ...bot.stderr].join('\n')).not.toContain(wrongToken);
+	});
+
+	it('answers /ask when started with npm start\'s command, and on SIGTERM finishes the answer in flight and exits 0', async () => {
+		services = await startTestServices({ REQUIRE_LINK: 'false', LOG_LEVEL: 'info' });
+		const { discord, upstream } = services;
+		const bot = run('src/main.ts', services.env);
+		await bot.waitForLine(/connected to Discord/);
+
+		upstream.scriptGeneration({ json: safeResponse('slow answer'), delayMs: 800 });
+		const inFlight = discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'take your time' }] });
+		await inFlight.waitFor((state) => state.callbacks.length > 0);
+		await upstream.waitForRequests(1);
+		bot.child.kill('SIGTERM');
+		await bot.waitForLine(/shutting down/);
+
+		const late = discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'too late' }] });
+		const lateState = await late.waitForAnswer();
+		expect(lateState.original?.content).toMatch(/restarting/);
+		expect(lateState.ephemeral).toBe(true);
+
+		const answered = await inFlight.waitForAnswer();
+		expect(answered.original?.content).toBe('slow answer');
+		expect(await bot.exited).toBe(0);
+		expect(upstream.requests.filter((request) => request.endpoint === 'generate')).toHaveLength(1);
+	});
+});
+
+describe('deploy-commands', () => {
+	it('registers the registry\'s commands in one guild when DISCORD_GUILD_ID is set', async () => {
+		services = await startTestServices();
+		const guildId = services.discord.defaultGuild.id;
+		const deploy = run('src/deployCommands.ts', { ...services.env, DISCORD_GUILD_ID: guildId });
+		expect(await deploy.exited).toBe(0);
+		expect(deploy.stdout.join('\n')).toMatch(/Registered \d+ commands \(guild/);
+		const commands = services.discord.registeredCommands({ guildId });
+		expect(services.discord.registeredCommands()).toEqual([]);
+		const byName = new Map(commands.map((command) => [command.name, command as unknown as Record<string, unknown>]));
+		expect([...byName.keys()]).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
+
+		const ask = byName.get('ask') as { options: Array<Record<string, unknown>>; contexts: number[] };
+		expect(ask.options).toEqual([
+			expect.objectContaining({ name: 'prompt', type: 3, required: true, min_length: 1, max_length: 4000 }),
+			expect.objectContaining({ name: 'private', type: 5 }),
+		]);
+		expect(ask.contexts).toEqual([0]);
+		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual([0, 1]);
+		for (const [name, permission] of [['flagged', String(1n << 13n)], ['settings', String(1n << 5n)]] as const) {
+			if (byName.has(name)) expect(byName.get(name)?.default_member_permissions).toBe(permission);
+		}
+	});
+
+	it('registers globally without DISCORD_GUILD_ID', async () => {
+		services = await startTestServices();
+		const deploy = run('src/deployCommands.ts', services.env);
+		expect(await deploy.exited).toBe(0);
+		expect(services.discord.registeredCommands().map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
+	});
+
+	it('explains a rejected token and exits 1', async () => {
+		services = await startTestServices();
+		const deploy = run('src/deployCommands.ts', { ...services.env, DISCORD_TOKEN: 'not-the-token' });
+		expect(await deploy.exited).toBe(1);
+		expect(deploy.stderr.join('\n')).toMatch(/Discord rejected DISCORD_TOKEN/);
+		expect(deploy.stderr.join('\n')).not.toContain('not-the-token');
+	});
+});
