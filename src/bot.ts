@@ -19,6 +19,8 @@ export interface BotOptions {
 	readonly store?: StoreOptions;
 	/** Retry timings of the generation client; tests shorten them. */
 	readonly generationRetry?: Pick<GenerationClientOptions, 'maxRetries' | 'minRetryDelayMs' | 'maxRetryDelayMs'>;
+	/** Time-out of a login call; tests shorten it. */
+	readonly loginTimeoutMs?: number;
 	/** How long a shutdown waits for interactions in flight. */
 	readonly shutdownGraceMs?: number;
 	/** How long to wait for the gateway's READY. */
@@ -54,7 +56,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		timeoutMs: config.generationTimeoutMs,
 		...options.generationRetry,
 	});
-	const login = new LoginClient({ authBaseUrl: config.authBaseUrl, pathPrefix: config.authPathPrefix });
+	const login = new LoginClient({ authBaseUrl: config.authBaseUrl, pathPrefix: config.authPathPrefix, timeoutMs: options.loginTimeoutMs });
 	const client = new Client({
 		intents: [GatewayIntentBits.Guilds],
 		rest: { api: config.discordApiUrl },
@@ -73,6 +75,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const router = new InteractionRouter(options.registry, context);
 	client.on(Events.InteractionCreate, (interaction) => void router.dispatch(interaction));
 	client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+	client.on(Events.Debug, (message) => logger.trace({ source: 'discord.js' }, message));
 	client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway session resumed'));
 	client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
 

@@ -60,6 +60,7 @@ export class InteractionRouter {
 			route: describeRoute(interaction),
 		});
 		const ctx: InteractionContext = { ...this.#ctx, log };
+		const started = performance.now();
 		try {
 			if (!this.#accepting) {
 				await interaction.reply({ content: RESTARTING, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
@@ -68,6 +69,8 @@ export class InteractionRouter {
 			await this.#route(interaction, ctx);
 		} catch (error) {
 			await answerError(interaction, error, log);
+		} finally {
+			log.debug({ ms: Math.round(performance.now() - started) }, 'interaction handled');
 		}
 	}
 

@@ -93,7 +93,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 	const registry = buildRegistry(commandModules);
 	const namespace = `veil-test-${randomUUID()}`;
 	const launch = () =>
-		startBot(config, { logger, registry, generationRetry: TEST_RETRY, store: { namespace }, shutdownGraceMs: 5000, readyTimeoutMs: 10_000 });
+		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: 5000, readyTimeoutMs: 10_000 });
 
 	let bot = await launch().catch(async (error: unknown) => {
 		await services.stop();
