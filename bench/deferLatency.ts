@@ -43,7 +43,8 @@ try {
 			const first = state.callbacks[0];
 			if (first?.type !== 5) throw new Error(`expected a deferral, got ${first?.type}`);
 			defer.push(first.at - state.dispatchedAt);
-			answer.push(Math.max(...[state.original, ...state.followUps].map((m) => Date.parse(m?.edited_timestamp ?? m?.timestamp ?? '') || first.at)) - state.dispatchedAt);
+			// The wait wakes on the emulator's own event for the edit, so this is when the answer reached Discord.
+			answer.push(Date.now() - state.dispatchedAt);
 		}
 	};
 	await Promise.all(members.map(worker));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEncryptionKey } from './sealTokens.js';
 
 /** The bot's configuration, parsed once from the environment. The core never reads `process.env`. */
 export interface Config {
@@ -57,16 +58,14 @@ const environmentSchema = z.object({
 	AUTH_PATH_PREFIX: z
 		.string({ error: 'one path segment, like `acme`' })
 		.regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
-	TOKEN_ENCRYPTION_KEY: z
-		.string({ error: TOKEN_KEY_HINT })
-		.transform((value, ctx) => {
-			const key = /^[A-Za-z0-9+/]{43}=$/.test(value.trim()) ? Buffer.from(value.trim(), 'base64') : undefined;
-			if (key?.length !== 32) {
-				ctx.addIssue({ code: 'custom', message: TOKEN_KEY_HINT });
-				return z.NEVER;
-			}
-			return key;
-		}),
+	TOKEN_ENCRYPTION_KEY: z.string({ error: TOKEN_KEY_HINT }).transform((value, ctx) => {
+		try {
+			return parseEncryptionKey(value);
+		} catch {
+			ctx.addIssue({ code: 'custom', message: TOKEN_KEY_HINT });
+			return z.NEVER;
+		}
+	}),
 	STORE_URL: withDefault(
 		z.string().regex(/^(sqlite:\/\/.+|rediss?:\/\/.+|memory:\/\/)$/, 'sqlite://PATH, redis://HOST:PORT or memory://'),
 		'sqlite://data/bot.sqlite',

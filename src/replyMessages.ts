@@ -1,11 +1,10 @@
 import { AttachmentBuilder, type MessageMentionOptions } from 'discord.js';
 import { describeRatings, flaggedRatings, type HideReason, type Verdict } from './safetyVerdict.js';
-import { splitReply } from './splitReply.js';
+import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
 
 /** Model text never pings anyone: every message Veil sends carries this. */
 export const NO_MENTIONS: MessageMentionOptions = Object.freeze({ parse: [] }) as MessageMentionOptions;
 
-export const MESSAGE_LIMIT = 2000;
 /** Past this many messages' worth, the answer goes as one message plus the whole text as a file. */
 export const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
