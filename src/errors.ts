@@ -86,7 +86,7 @@ export class StoreError extends VeilError {
 		super(
 			'store_unavailable',
 			message,
-			"Veil's storage isn't answering right now, so nothing was changed. Please try again in a minute.",
+			"Veil's storage isn't answering right now. Please try again in a minute.",
 			options,
 		);
 	}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser } from '../support/discordEmulator.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { PausableProxy } from '../support/pausableProxy.js';
+
+const redisUrl = process.env.REDIS_URL;
+
+describe.skipIf(!redisUrl)('a store that stops answering (Redis behind a pausable proxy)', () => {
+	let proxy: PausableProxy;
+	let harness: Harness;
+	const member = makeUser('patient');
+
+	beforeAll(async () => {
+		const target = new URL(redisUrl as string);
+		proxy = await PausableProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
+		harness = await startHarness({ env: { STORE_URL: `redis://127.0.0.1:${proxy.port}` } });
+		harness.upstream.addAccount('patient@example.com', 'pw');
+	});
+	afterAll(async () => {
+		proxy?.resume();
+		await harness?.stop();
+		await proxy?.stop();
+	});
+
+	it('links and answers while the store answers', async () => {
+		await harness.discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
+		const linked = await harness.discord.modalSubmit({ customId: 'link:submit', fields: { email: 'patient@example.com', password: 'pw' }, user: member }).waitForAnswer();
+		expect(linked.original?.content).toMatch(/Linked/);
+	});
+
+	it('answers /ask plainly and privately within the interaction deadline when the store does not answer', async () => {
+		proxy.pause();
+		try {
+			const before = harness.upstream.requests.length;
+			const state = await harness.discord
+				.slashCommand({ name: 'ask', user: member, options: [{ type: 3, name: 'prompt', value: 'are you there?' }] })
+				.waitForAnswer(5000);
+			expect(state.callbacks[0]?.type).toBe(4);
+			expect(state.ephemeral).toBe(true);
+			expect(state.original?.content).toMatch(/storage isn't answering/);
+			expect(harness.upstream.requests.length).toBe(before);
+			expect(harness.discord.channelMessages(harness.discord.defaultChannelId)).toHaveLength(0);
+		} finally {
+			proxy.resume();
+		}
+	});
+
+	it('answers a link whose save times out plainly, and answers again once the store is back', async () => {
+		await harness.discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
+		proxy.pause();
+		try {
+			const state = await harness.discord
+				.modalSubmit({ customId: 'link:submit', fields: { email: 'patient@example.com', password: 'pw' }, user: member })
+				.waitForAnswer(5000);
+			expect(state.original?.content).toMatch(/storage isn't answering/);
+		} finally {
+			proxy.resume();
+		}
+		const state = await harness.discord
+			.slashCommand({ name: 'ask', user: member, options: [{ type: 3, name: 'prompt', value: 'back?' }] })
+			.waitForAnswer(5000);
+		expect(state.original?.content).toBe('Answer to: back?');
+	});
+});

@@ -1,0 +1,60 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of a real server (Redis in the tests) that can stop passing bytes on: the
+ * server then simply does not answer, the fault a timed-out store presents to the bot.
+ */
+export class PausableProxy {
+	readonly port: number;
+	readonly #server: Server;
+	readonly #pairs = new Set<[Socket, Socket]>();
+	#paused = false;
+
+	private constructor(server: Server, port: number) {
+		this.#server = server;
+		this.port = port;
+	}
+
+	static async start(target: { host: string; port: number }): Promise<PausableProxy> {
+		let proxy: PausableProxy | undefined;
+		const server = createServer((client) => {
+			const upstream = createConnection(target);
+			const pair: [Socket, Socket] = [client, upstream];
+			proxy?.#pairs.add(pair);
+			if (proxy?.#paused) client.pause();
+			client.pipe(upstream);
+			upstream.pipe(client);
+			const end = () => {
+				client.destroy();
+				upstream.destroy();
+				proxy?.#pairs.delete(pair);
+			};
+			client.on('error', end).on('close', end);
+			upstream.on('error', end).on('close', end);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const address = server.address();
+		if (address === null || typeof address === 'string') throw new Error('proxy has no port');
+		proxy = new PausableProxy(server, address.port);
+		return proxy;
+	}
+
+	/** Holds every byte from the clients: requests go unanswered until resume(). */
+	pause(): void {
+		this.#paused = true;
+		for (const [client] of this.#pairs) client.pause();
+	}
+
+	resume(): void {
+		this.#paused = false;
+		for (const [client] of this.#pairs) client.resume();
+	}
+
+	async stop(): Promise<void> {
+		for (const [client, upstream] of this.#pairs) {
+			client.destroy();
+			upstream.destroy();
+		}
+		await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+	}
+}
