@@ -7,27 +7,29 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 export class PausableProxy {
 	readonly port: number;
 	readonly #server: Server;
-	readonly #pairs = new Set<[Socket, Socket]>();
+	readonly #pairs: Set<[Socket, Socket]>;
 	#paused = false;
 
-	private constructor(server: Server, port: number) {
+	private constructor(server: Server, port: number, pairs: Set<[Socket, Socket]>) {
 		this.#server = server;
 		this.port = port;
+		this.#pairs = pairs;
 	}
 
 	static async start(target: { host: string; port: number }): Promise<PausableProxy> {
-		let proxy: PausableProxy | undefined;
+		const pairs = new Set<[Socket, Socket]>();
+		let paused = () => false;
 		const server = createServer((client) => {
 			const upstream = createConnection(target);
 			const pair: [Socket, Socket] = [client, upstream];
-			proxy?.#pairs.add(pair);
-			if (proxy?.#paused) client.pause();
+			pairs.add(pair);
+			if (paused()) client.pause();
 			client.pipe(upstream);
 			upstream.pipe(client);
 			const end = () => {
 				client.destroy();
 				upstream.destroy();
-				proxy?.#pairs.delete(pair);
+				pairs.delete(pair);
 			};
 			client.on('error', end).on('close', end);
 			upstream.on('error', end).on('close', end);
@@ -35,7 +37,8 @@ export class PausableProxy {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const address = server.address();
 		if (address === null || typeof address === 'string') throw new Error('proxy has no port');
-		proxy = new PausableProxy(server, address.port);
+		const proxy = new PausableProxy(server, address.port, pairs);
+		paused = () => proxy.#paused;
 		return proxy;
 	}
 

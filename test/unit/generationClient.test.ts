@@ -1,35 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { candidateText } from '../../src/generationResponse.js';
-import { GenerationClient, type GenerationClientOptions } from '../../src/generationClient.js';
+import type { GenerationClientOptions } from '../../src/generationClient.js';
+import { useGenerationClient } from '../support/generationClientFixture.js';
 import { loggable, rejectionOf } from '../support/errorChecks.js';
-import { REAL_SERVICE_EXTRAS, ratingsWith, safeResponse, UpstreamStandIn } from '../support/upstreamStandIn.js';
+import { REAL_SERVICE_EXTRAS, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 
-let standIn: UpstreamStandIn;
-const clients: GenerationClient[] = [];
-
-beforeEach(async () => {
-	standIn = await UpstreamStandIn.start();
-});
-
-afterEach(async () => {
-	await Promise.all(clients.splice(0).map((client) => client.close()));
-	await standIn.stop();
-});
-
-function client(overrides: Partial<GenerationClientOptions> = {}): GenerationClient {
-	const created = new GenerationClient({
-		baseUrl: standIn.baseUrl,
-		apiKey: standIn.apiKey,
-		model: standIn.model,
-		timeoutMs: 5000,
-		minRetryDelayMs: 5,
-		maxRetryDelayMs: 50,
-		...overrides,
-	});
-	clients.push(created);
-	return created;
-}
+const fixture = useGenerationClient();
+const client = (overrides?: Partial<GenerationClientOptions>) => fixture.client(overrides);
 
 const upstreamError = (promise: Promise<unknown>) => rejectionOf(promise, UpstreamError);
 
@@ -37,12 +15,12 @@ describe('GenerationClient wire format', () => {
 	it('posts exactly the seed body to the model path with the key as a query parameter', async () => {
 		const answer = await client().generate('What is a "veil"? & ünïcode');
 		expect(candidateText(answer)).toBe('Answer to: What is a "veil"? & ünïcode');
-		expect(standIn.requests).toHaveLength(1);
-		const [request] = standIn.requests;
+		expect(fixture.standIn.requests).toHaveLength(1);
+		const [request] = fixture.standIn.requests;
 		expect(request?.endpoint).toBe('generate');
 		expect(request?.method).toBe('POST');
 		expect(request?.path).toBe('/v1beta/models/textmodel-pro:generateContent');
-		expect(request?.query).toEqual({ key: standIn.apiKey });
+		expect(request?.query).toEqual({ key: fixture.standIn.apiKey });
 		expect(request?.headers['content-type']).toBe('application/json');
 		expect(request?.json).toEqual({ contents: [{ parts: [{ text: 'What is a "veil"? & ünïcode' }] }] });
 		expect(request?.rawBody).toBe(JSON.stringify({ contents: [{ parts: [{ text: 'What is a "veil"? & ünïcode' }] }] }));
@@ -51,10 +29,9 @@ describe('GenerationClient wire format', () => {
 	});
 
 	it('encodes the key and the model, and accepts a base URL with a trailing slash', async () => {
-		await standIn.stop();
-		standIn = await UpstreamStandIn.start({ apiKey: 'k+y/=&?# é', model: 'text model' });
-		await client({ baseUrl: `${standIn.baseUrl}/` }).generate('hi');
-		const [request] = standIn.requests;
+		await fixture.restartStandIn({ apiKey: 'k+y/=&?# é', model: 'text model' });
+		await client({ baseUrl: `${fixture.standIn.baseUrl}/` }).generate('hi');
+		const [request] = fixture.standIn.requests;
 		expect(request?.endpoint).toBe('generate');
 		expect(request?.path).toBe('/v1beta/models/text%20model:generateContent');
 		expect(request?.query).toEqual({ key: 'k+y/=&?# é' });
@@ -62,13 +39,13 @@ describe('GenerationClient wire format', () => {
 
 	it('sends the linked tokens as a bearer and a session header', async () => {
 		await client().generate('hi', { credentials: { accessToken: 'acc-123', sessionToken: 'ses-456' } });
-		const [request] = standIn.requests;
+		const [request] = fixture.standIn.requests;
 		expect(request?.headers.authorization).toBe('Bearer acc-123');
 		expect(request?.headers['x-session-token']).toBe('ses-456');
 	});
 
 	it('reuses kept-alive connections across calls, retries and error answers', async () => {
-		standIn.scriptGeneration(
+		fixture.standIn.scriptGeneration(
 			{ status: 503, body: 'busy' },
 			{ json: safeResponse('one') },
 			{ status: 400, json: {} },
@@ -79,15 +56,15 @@ describe('GenerationClient wire format', () => {
 		await expect(generation.generate('b')).rejects.toBeInstanceOf(UpstreamError);
 		await generation.generate('c');
 		await generation.generate('d');
-		expect(standIn.requests).toHaveLength(6);
+		expect(fixture.standIn.requests).toHaveLength(6);
 		// undici alternates between two sockets for back-to-back calls; a body left unread would pin one for good
 		// and force a new connection per request.
-		expect(new Set(standIn.requests.map((request) => request.remotePort)).size).toBeLessThanOrEqual(2);
+		expect(new Set(fixture.standIn.requests.map((request) => request.remotePort)).size).toBeLessThanOrEqual(2);
 	});
 
 	it('logs its URL with the key redacted', () => {
 		const url = client().describeUrl();
-		expect(url).not.toContain(standIn.apiKey);
+		expect(url).not.toContain(fixture.standIn.apiKey);
 		expect(url).toContain('key=REDACTED');
 	});
 });
@@ -97,7 +74,7 @@ describe('GenerationClient answers', () => {
 		const body = safeResponse('fine', { extra: { ...REAL_SERVICE_EXTRAS } });
 		const candidates = body.candidates as Array<Record<string, unknown>>;
 		candidates[0] = { ...candidates[0], citationMetadata: { citations: [] }, avgLogprobs: -0.2 };
-		standIn.scriptGeneration({ json: body });
+		fixture.standIn.scriptGeneration({ json: body });
 		const answer = await client().generate('hi');
 		expect(answer).toEqual({
 			candidates: [
@@ -108,35 +85,35 @@ describe('GenerationClient answers', () => {
 	});
 
 	it('reports a 200 that is not JSON as upstream_invalid, after retrying it', async () => {
-		standIn.setDefaultGeneration({ body: '<html>oops</html>' });
+		fixture.standIn.setDefaultGeneration({ body: '<html>oops</html>' });
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_invalid');
 		expect(error.status).toBe(200);
 		expect(error.userMessage).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
-		expect(standIn.requests).toHaveLength(3);
+		expect(fixture.standIn.requests).toHaveLength(3);
 	});
 
 	it('reports an off-shape body as upstream_invalid', async () => {
-		standIn.setDefaultGeneration({ json: { candidates: 'x' } });
+		fixture.standIn.setDefaultGeneration({ json: { candidates: 'x' } });
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_invalid');
 		expect(error.message).toContain('candidates');
 	});
 
 	it('uses a good answer that follows an unreadable one', async () => {
-		standIn.scriptGeneration({ body: 'not json' });
+		fixture.standIn.scriptGeneration({ body: 'not json' });
 		expect(candidateText(await client().generate('hi'))).toBe('Answer to: hi');
-		expect(standIn.requests).toHaveLength(2);
+		expect(fixture.standIn.requests).toHaveLength(2);
 	});
 
 	it('maps 401 to upstream_refused without retrying', async () => {
-		standIn.setDefaultGeneration({ status: 401, json: { error: 'expired' } });
+		fixture.standIn.setDefaultGeneration({ status: 401, json: { error: 'expired' } });
 		const credentials = { accessToken: 'acc', sessionToken: 'ses' };
 		const error = await upstreamError(client().generate('hi', { credentials }));
 		expect(error.code).toBe('upstream_refused');
 		expect(error.status).toBe(401);
 		expect(error.userMessage).toBe("The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.");
-		expect(standIn.requests).toHaveLength(1);
+		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
 	it('maps a refused API key (403, nothing linked) to upstream_refused without telling the member to /link', async () => {
@@ -144,16 +121,16 @@ describe('GenerationClient answers', () => {
 		expect(error.code).toBe('upstream_refused');
 		expect(error.status).toBe(403);
 		expect(error.userMessage).not.toContain('/link');
-		expect(standIn.requests).toHaveLength(1);
+		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
 	it('maps another 4xx to upstream_rejected without retrying', async () => {
-		standIn.setDefaultGeneration({ status: 400, json: { error: { message: 'prompt too long' } } });
+		fixture.standIn.setDefaultGeneration({ status: 400, json: { error: { message: 'prompt too long' } } });
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_rejected');
 		expect(error.status).toBe(400);
 		expect(error.userMessage).not.toContain('prompt too long');
-		expect(standIn.requests).toHaveLength(1);
+		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 });
 
@@ -170,20 +147,18 @@ describe('GenerationClient secrecy', () => {
 		['a 401 echoing the key', { status: 401, json: { error: `key ${apiKey} bearer ${credentials.accessToken}` } }],
 		['a 400', { status: 400, json: { error: apiKey } }],
 	] as const)('keeps the key and the tokens out of errors from %s', async (_name, answer) => {
-		await standIn.stop();
-		standIn = await UpstreamStandIn.start({ apiKey });
-		standIn.setDefaultGeneration(answer);
+		await fixture.restartStandIn({ apiKey });
+		fixture.standIn.setDefaultGeneration(answer);
 		const error = await upstreamError(client({ apiKey, timeoutMs: 200 }).generate('hi', { credentials }));
 		const text = loggable(error);
 		for (const secret of secrets) expect(text).not.toContain(secret);
-		expect(text).not.toContain(standIn.baseUrl + '/v1beta/models/textmodel-pro:generateContent?key=C');
+		expect(text).not.toContain(fixture.standIn.baseUrl + '/v1beta/models/textmodel-pro:generateContent?key=C');
 	});
 
 	it('keeps the key out of errors when nothing listens', async () => {
-		const closed = standIn.baseUrl;
-		await standIn.stop();
+		const closed = fixture.standIn.baseUrl;
+		await fixture.standIn.stop();
 		const error = await upstreamError(client({ baseUrl: closed, apiKey }).generate('hi', { credentials }));
 		for (const secret of secrets) expect(loggable(error)).not.toContain(secret);
-		standIn = await UpstreamStandIn.start();
 	});
 });
