@@ -33,6 +33,10 @@ try {
 	process.exit(1);
 }
 
+// A safety net: every handler answers its own errors, so reaching here is a bug to log, not a reason to crash
+// and drop every interaction in flight.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+
 let signalled = false;
 const shutdown = (signal: NodeJS.Signals) => {
 	if (signalled) return;
