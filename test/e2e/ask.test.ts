@@ -51,6 +51,8 @@ describe('/ask shows a safe answer', () => {
 		expect(state.original?.allowed_mentions).toEqual({ parse: [] });
 
 		const [request] = harness.upstream.requests.slice(before);
+		// Acknowledged before anything went to the upstream: Discord drops an interaction after 3 s.
+		expect(state.callbacks[0]?.at).toBeLessThanOrEqual(request?.at ?? 0);
 		expect(request?.path).toBe(`/v1beta/models/${harness.upstream.model}:generateContent`);
 		expect(request?.query).toMatchObject({ key: harness.upstream.apiKey });
 		expect(request?.headers['content-type']).toMatch(/^application\/json/);
