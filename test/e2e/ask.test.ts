@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmulatorMessage, InteractionState } from '../support/discordEmulator.js';
 import { makeUser } from '../support/discordEmulator.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { generationResponse, ratingsWith, safeResponse, type ScriptedAnswer } from '../support/upstreamStandIn.js';
 
-let harness: Harness;
+const harness = useHarness();
 const member = makeUser('asker');
 
 beforeAll(async () => {
-	harness = await startHarness();
-	await harness.linkMember(member.id);
-});
-afterAll(async () => {
-	await harness?.stop();
+	await harness().linkMember(member.id);
 });
 beforeEach(() => {
-	harness.upstream.setDefaultGeneration((request) => ({ json: safeResponse(`Answer to: ${(request.json as Prompt).contents[0]?.parts[0]?.text}`) }));
+	harness().upstream.setDefaultGeneration((request) => ({ json: safeResponse(`Answer to: ${(request.json as Prompt).contents[0]?.parts[0]?.text}`) }));
 });
 
 interface Prompt {
@@ -25,7 +21,7 @@ interface Prompt {
 function ask(prompt: string, options: { private?: boolean; user?: typeof member } = {}) {
 	const raw: Array<{ type: number; name: string; value: string | boolean }> = [{ type: 3, name: 'prompt', value: prompt }];
 	if (options.private !== undefined) raw.push({ type: 5, name: 'private', value: options.private });
-	return harness.discord.slashCommand({ name: 'ask', options: raw, user: options.user ?? member });
+	return harness().discord.slashCommand({ name: 'ask', options: raw, user: options.user ?? member });
 }
 
 /** Every message the member ends up seeing for this interaction: the edited original, then the follow-ups after it. */
@@ -36,25 +32,25 @@ function answerMessages(state: InteractionState): EmulatorMessage[] {
 }
 
 async function askAndWait(prompt: string, answer?: ScriptedAnswer, options?: { private?: boolean }) {
-	if (answer) harness.upstream.scriptGeneration(answer);
+	if (answer) harness().upstream.scriptGeneration(answer);
 	const handle = ask(prompt, options);
 	return handle.waitForAnswer(10_000);
 }
 
 describe('/ask shows a safe answer', () => {
 	it('defers publicly, then edits in the text, and calls the upstream exactly as SPEC §4 says', async () => {
-		const before = harness.upstream.requests.length;
+		const before = harness().upstream.requests.length;
 		const state = await askAndWait('What is the capital of France?');
 		expect(state.callbacks[0]?.type).toBe(5);
 		expect(state.ephemeral).toBe(false);
 		expect(state.original?.content).toBe('Answer to: What is the capital of France?');
 		expect(state.original?.allowed_mentions).toEqual({ parse: [] });
 
-		const [request] = harness.upstream.requests.slice(before);
+		const [request] = harness().upstream.requests.slice(before);
 		// Acknowledged before anything went to the upstream: Discord drops an interaction after 3 s.
 		expect(state.callbacks[0]?.at).toBeLessThanOrEqual(request?.at ?? 0);
-		expect(request?.path).toBe(`/v1beta/models/${harness.upstream.model}:generateContent`);
-		expect(request?.query).toMatchObject({ key: harness.upstream.apiKey });
+		expect(request?.path).toBe(`/v1beta/models/${harness().upstream.model}:generateContent`);
+		expect(request?.query).toMatchObject({ key: harness().upstream.apiKey });
 		expect(request?.headers['content-type']).toMatch(/^application\/json/);
 		expect(request?.headers.authorization).toBe(`Bearer access-${member.id}`);
 		expect(request?.headers['x-session-token']).toBe(`session-${member.id}`);
@@ -83,7 +79,7 @@ describe('/ask shows a safe answer', () => {
 	it('splits a long answer into messages of at most 2000 characters, losing nothing', async () => {
 		const paragraphs = Array.from({ length: 6 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(180).trim()}`);
 		const text = paragraphs.join('\n\n');
-		harness.upstream.scriptGeneration({ json: safeResponse(text) });
+		harness().upstream.scriptGeneration({ json: safeResponse(text) });
 		const state = await ask('essay').waitFor((s) => answerMessages(s).length >= 3 && s.originalEdits > 0, 10_000);
 		const messages = answerMessages(state);
 		expect(messages.length).toBeGreaterThanOrEqual(3);
@@ -109,11 +105,11 @@ describe('/ask shows a safe answer', () => {
 	});
 
 	it('answers a blank prompt plainly, without calling the upstream', async () => {
-		const before = harness.upstream.requests.length;
+		const before = harness().upstream.requests.length;
 		const state = await ask('   ').waitForAnswer();
 		expect(state.original?.content).toMatch(/prompt is empty/);
 		expect(state.ephemeral).toBe(true);
-		expect(harness.upstream.requests.length).toBe(before);
+		expect(harness().upstream.requests.length).toBe(before);
 	});
 });
 
@@ -139,53 +135,53 @@ describe('/ask hides what the ratings do not clear', () => {
 		expect(state.original?.allowed_mentions).toEqual({ parse: [] });
 		const flagId = /`([a-z0-9]+)`/.exec(content)?.[1];
 		expect(flagId).toBeDefined();
-		const flag = await harness.bot.context.flags.find(harness.discord.defaultGuild.id, flagId as string);
-		expect(flag).toMatchObject({ userId: member.id, prompt: `question about ${_name}`, text, model: harness.upstream.model });
+		const flag = await harness().bot.context.flags.find(harness().discord.defaultGuild.id, flagId as string);
+		expect(flag).toMatchObject({ userId: member.id, prompt: `question about ${_name}`, text, model: harness().upstream.model });
 		expect(flag?.noticeMessageId).toBe(state.original?.id);
 	});
 });
 
 describe('/ask when the upstream fails', () => {
 	it('retries a 429 and then shows the answer', async () => {
-		const before = harness.upstream.requests.length;
+		const before = harness().upstream.requests.length;
 		const state = await askAndWait('busy?', { status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } });
 		expect(state.original?.content).toBe('Answer to: busy?');
-		expect(harness.upstream.requests.length - before).toBe(2);
+		expect(harness().upstream.requests.length - before).toBe(2);
 	});
 
 	it('ends 5xx after the retries in a plain answer', async () => {
-		const before = harness.upstream.requests.length;
-		harness.upstream.scriptGeneration({ status: 503 }, { status: 502 }, { status: 500 });
+		const before = harness().upstream.requests.length;
+		harness().upstream.scriptGeneration({ status: 503 }, { status: 502 }, { status: 500 });
 		const state = await ask('down?').waitForAnswer(10_000);
 		expect(state.original?.content).toMatch(/isn't answering right now/);
-		expect(harness.upstream.requests.length - before).toBe(3);
+		expect(harness().upstream.requests.length - before).toBe(3);
 	});
 
 	it('ends a time-out after the retries in a plain answer', async () => {
 		const slow = { json: safeResponse('too late'), delayMs: 3000 };
-		harness.upstream.scriptGeneration(slow, slow, slow);
+		harness().upstream.scriptGeneration(slow, slow, slow);
 		const state = await ask('slow?').waitForAnswer(15_000);
 		expect(state.original?.content).toMatch(/isn't answering right now/);
 	});
 
 	it('ends an off-shape body in a plain answer', async () => {
 		const bad = { json: { candidates: 'not a list' } };
-		harness.upstream.scriptGeneration(bad, bad, bad);
+		harness().upstream.scriptGeneration(bad, bad, bad);
 		const state = await ask('weird?').waitForAnswer(10_000);
 		expect(state.original?.content).toMatch(/couldn't read/);
 	});
 
 	it('never writes the API key into a log line', () => {
-		expect(harness.logs.length).toBeGreaterThan(0);
-		for (const line of harness.logs) expect(line).not.toContain(harness.upstream.apiKey);
+		expect(harness().logs.length).toBeGreaterThan(0);
+		for (const line of harness().logs) expect(line).not.toContain(harness().upstream.apiKey);
 	});
 });
 
 describe('the gateway', () => {
 	it('resumes after a RECONNECT, and /ask still works', async () => {
-		const resumes = harness.discord.resumeCount;
-		harness.discord.sendReconnect();
-		await harness.discord.waitUntil(() => harness.discord.resumeCount > resumes, 'the client resumed');
+		const resumes = harness().discord.resumeCount;
+		harness().discord.sendReconnect();
+		await harness().discord.waitUntil(() => harness().discord.resumeCount > resumes, 'the client resumed');
 		const state = await askAndWait('still there?');
 		expect(state.original?.content).toBe('Answer to: still there?');
 	});

@@ -1,60 +1,54 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeUser } from '../support/discordEmulator.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 
 const PASSWORD = 'CANARY-pa55word-7f3a9e';
 const ACCESS = 'CANARY-access-token-51c2';
 const SESSION = 'CANARY-session-token-88d0';
 
-let harness: Harness;
-beforeAll(async () => {
-	harness = await startHarness({ env: { LOG_LEVEL: 'trace' } });
-});
-afterAll(async () => {
-	await harness?.stop();
-});
+const harness = useHarness({ env: { LOG_LEVEL: 'trace' } });
 
 /** Every byte of the SQLite database, its journal and WAL included. */
 function sqliteBytes(): string {
-	const directory = dirname(harness.sqliteFile);
+	const directory = dirname(harness().sqliteFile);
 	return readdirSync(directory)
-		.filter((name) => name.startsWith(basename(harness.sqliteFile)))
+		.filter((name) => name.startsWith(basename(harness().sqliteFile)))
 		.map((name) => readFileSync(join(directory, name)).toString('latin1'))
 		.join('\n');
 }
 
 function restBodies(): string[] {
-	return harness.discord.requests.map((request) => `${request.path} ${request.rawBody.toString('utf8')} ${JSON.stringify(request.json ?? null)}`);
+	return harness().discord.requests.map((request) => `${request.path} ${request.rawBody.toString('utf8')} ${JSON.stringify(request.json ?? null)}`);
 }
 
 it('keeps the password out of every log line, the store and every message to Discord; the tokens only sealed', async () => {
 	const user = makeUser('canary');
 	const email = 'canary@example.com';
-	harness.upstream.addAccount(email, PASSWORD, 'json-snake', { accessToken: ACCESS, sessionToken: SESSION });
+	harness().upstream.addAccount(email, PASSWORD, 'json-snake', { accessToken: ACCESS, sessionToken: SESSION });
 	const submit = (password: string) =>
-		harness.discord.modalSubmit({ customId: 'link:submit', fields: { email, password }, user }).waitForAnswer(10_000);
+		harness().discord.modalSubmit({ customId: 'link:submit', fields: { email, password }, user }).waitForAnswer(10_000);
 
 	// Linked, then asked with the tokens.
-	await harness.discord.slashCommand({ name: 'link', user }).waitForAnswer();
+	await harness().discord.slashCommand({ name: 'link', user }).waitForAnswer();
 	expect((await submit(PASSWORD)).original?.content).toMatch(/Linked/);
-	await harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer(10_000);
-	expect(harness.upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS}`);
+	await harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer(10_000);
+	expect(harness().upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS}`);
 
 	// A wrong password that contains the canary, and the service down while the canary is sent.
 	expect((await submit(`${PASSWORD}-wrong`)).original?.content).toMatch(/weren't accepted/);
-	harness.upstream.scriptLogin({ status: 503, body: `echo: ${PASSWORD}` });
+	harness().upstream.scriptLogin({ status: 503, body: `echo: ${PASSWORD}` });
 	expect((await submit(PASSWORD)).original?.content).toMatch(/isn't answering/);
-	harness.upstream.scriptLogin({ json: { echoed_password: PASSWORD } });
+	harness().upstream.scriptLogin({ json: { echoed_password: PASSWORD } });
 	expect((await submit(PASSWORD)).original?.content).toMatch(/couldn't read/);
 
 	// The canary did reach the login endpoint, so its absence below means something.
-	expect(harness.upstream.requests.filter((request) => request.rawBody.includes(encodeURIComponent(PASSWORD).replace(/%20/g, '+')))).not.toHaveLength(0);
-	expect(harness.logs.length).toBeGreaterThan(20);
+	expect(harness().upstream.requests.filter((request) => request.rawBody.includes(encodeURIComponent(PASSWORD).replace(/%20/g, '+')))).not.toHaveLength(0);
+	expect(harness().logs.length).toBeGreaterThan(20);
 
 	const places: Array<[string, string]> = [
-		['log', harness.logs.join('\n')],
+		['log', harness().logs.join('\n')],
 		['sqlite', sqliteBytes()],
 		['discord', restBodies().join('\n')],
 	];
@@ -63,7 +57,7 @@ it('keeps the password out of every log line, the store and every message to Dis
 		expect(text.includes(PASSWORD), `password in ${place}`).toBe(false);
 		expect(text.includes(ACCESS), `access token in ${place}`).toBe(false);
 		expect(text.includes(SESSION), `session token in ${place}`).toBe(false);
-		expect(text.includes(harness.upstream.apiKey), `API key in ${place}`).toBe(false);
+		expect(text.includes(harness().upstream.apiKey), `API key in ${place}`).toBe(false);
 	}
 	expect(sqliteBytes()).toContain('c***@example.com');
 	expect(sqliteBytes()).not.toContain(email);

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeUser } from '../support/discordEmulator.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import {
 	ADMIN_PERMISSIONS,
 	click,
@@ -14,26 +14,20 @@ import {
 	type Where,
 } from './moderationSupport.js';
 
-let harness: Harness;
-beforeAll(async () => {
-	harness = await startHarness();
-});
-afterAll(async () => {
-	await harness?.stop();
-});
+const harness = useHarness();
 
 describe('mod-log', () => {
 	it('posts metadata and a View reply button, never the model text; the button shows it to moderators only', async () => {
-		const { guild, member, moderator } = freshServer(harness);
+		const { guild, member, moderator } = freshServer(harness());
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		const modlogId = guild.channels[1]!.id;
-		const set = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		const set = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expectPrivateAndQuiet(set);
 		expect(set.original?.content).toContain(`Mod-log: <#${modlogId}>`);
 
-		const flag = await makeFlag(harness, member, { prompt: 'SECRET-PROMPT-4', text: 'SECRET-TEXT-4' });
-		await harness.discord.waitUntil(() => harness.discord.channelMessages(modlogId).length === 1, 'the mod-log post');
-		const [post] = harness.discord.channelMessages(modlogId);
+		const flag = await makeFlag(harness(), member, { prompt: 'SECRET-PROMPT-4', text: 'SECRET-TEXT-4' });
+		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the mod-log post');
+		const [post] = harness().discord.channelMessages(modlogId);
 		const posted = JSON.stringify({ content: post?.content, embeds: post?.embeds, components: post?.components, files: post?.attachments });
 		expect(posted).not.toContain('SECRET');
 		expect(posted).toContain(flag.id);
@@ -45,65 +39,65 @@ describe('mod-log', () => {
 		const [button] = (post?.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
 		expect(button).toMatchObject({ custom_id: `flag:view:${flag.id}`, label: 'View reply' });
 
-		const shown = await click(harness, { ...moderator, channelId: modlogId }, `flag:view:${flag.id}`);
+		const shown = await click(harness(), { ...moderator, channelId: modlogId }, `flag:view:${flag.id}`);
 		expectPrivateAndQuiet(shown);
 		expect(readable(shown)).toContain('SECRET-PROMPT-4');
 		expect(readable(shown)).toContain('SECRET-TEXT-4');
-		const refused = await click(harness, { ...member, channelId: modlogId }, `flag:view:${flag.id}`);
+		const refused = await click(harness(), { ...member, channelId: modlogId }, `flag:view:${flag.id}`);
 		expect(refused.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
 	});
 
 	it('refuses a channel where Veil cannot post, saying what is missing, and turns off when run bare', async () => {
-		const guild = harness.discord.addGuild({
+		const guild = harness().discord.addGuild({
 			channels: [
 				{ name: 'general' },
 				{ name: 'locked', permissionOverwrites: [] },
 			],
 		});
 		const locked = guild.channels[1]!.id;
-		harness.discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
+		harness().discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await harness.discord.waitUntil(
+		await harness().discord.waitUntil(
 			() =>
-				harness.bot.client.guilds.cache
+				harness().bot.client.guilds.cache
 					.get(guild.id)
 					?.channels.cache.get(locked)
-					?.permissionsFor(harness.bot.client.user)
+					?.permissionsFor(harness().bot.client.user)
 					?.has(PermissionFlagsBits.SendMessages) === false,
 			'the overwrite in the bot cache',
 		);
-		const refused = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: locked }]);
+		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: locked }]);
 		expect(refused.original?.content).toContain('Send Messages, Embed Links');
 		expect(refused.original?.content).toContain('Nothing was changed');
-		expect(await harness.bot.context.settings.get(guild.id)).toEqual({});
+		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 
-		await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: guild.channels[0]!.id }]);
-		const off = await runSubcommand(harness, admin, 'settings', 'modlog');
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: guild.channels[0]!.id }]);
+		const off = await runSubcommand(harness(), admin, 'settings', 'modlog');
 		expect(off.original?.content).toContain(`Mod-log: **off** (it was <#${guild.channels[0]!.id}>)`);
-		expect((await harness.bot.context.settings.get(guild.id)).modlogChannelId).toBeUndefined();
+		expect((await harness().bot.context.settings.get(guild.id)).modlogChannelId).toBeUndefined();
 	});
 
 	it("keeps the flag and the member's answer when the mod-log post fails, and reports it on the next /settings modlog", async () => {
-		const { guild, member, moderator } = freshServer(harness);
+		const { guild, member, moderator } = freshServer(harness());
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		const before = await makeFlag(harness, member, { prompt: 'before', text: 'same text' });
+		const before = await makeFlag(harness(), member, { prompt: 'before', text: 'same text' });
 		const modlogId = guild.channels[1]!.id;
-		await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		harness.discord.failChannel(modlogId, 'missing-access');
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		harness().discord.failChannel(modlogId, 'missing-access');
 
-		const during = await makeFlag(harness, member, { prompt: 'during', text: 'same text' });
+		const during = await makeFlag(harness(), member, { prompt: 'during', text: 'same text' });
 		expect(during.answer.original?.content.replace(during.id, 'ID')).toBe(before.answer.original?.content.replace(before.id, 'ID'));
-		expect(readable(await viewFlag(harness, moderator, during.id))).toContain('during');
+		expect(readable(await viewFlag(harness(), moderator, during.id))).toContain('during');
 		// The failure is noted in the store first, then logged.
-		await harness.discord.waitUntil(
-			() => harness.logs.some((line) => line.includes('mod-log post failed') && line.includes(during.id)),
+		await harness().discord.waitUntil(
+			() => harness().logs.some((line) => line.includes('mod-log post failed') && line.includes(during.id)),
 			'the failure in the log',
 		);
 
-		const report = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expect(report.original?.content).toContain('The last mod-log report failed');
 		expect(report.original?.content).toContain('lost access');
-		const next = await runSubcommand(harness, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		const next = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expect(next.original?.content).not.toContain('failed');
 	});
 });

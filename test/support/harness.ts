@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,5 +121,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 			await bot.stop().catch(() => undefined);
 			await services.stop();
 		},
+	};
+}
+
+/**
+ * Starts one harness for the whole test file (beforeAll) and stops it after (afterAll). Call at the top of the
+ * file; the returned function gives the running harness inside tests.
+ */
+export function useHarness(options: HarnessOptions = {}): () => Harness {
+	let harness: Harness | undefined;
+	beforeAll(async () => {
+		harness = await startHarness(options);
+	});
+	afterAll(async () => {
+		await harness?.stop();
+	});
+	return () => {
+		if (!harness) throw new Error('the harness runs only inside the tests of the file that uses it');
+		return harness;
 	};
 }
