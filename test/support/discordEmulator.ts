@@ -3,17 +3,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
 	APIApplicationCommandInteractionDataOption,
-	APIGuildMember,
 	APIOverwrite,
 	APIRole,
 	APIUser,
-	GuildMemberFlags,
 	RoleFlags,
 } from 'discord.js';
 import { Gateway, type IdentifyRecord } from './discord/gateway.js';
 import {
 	Signal,
 	Store,
+	memberPayload,
 	type ChannelModel,
 	type EmulatorMessage,
 	type GuildModel,
@@ -290,20 +289,7 @@ export class DiscordEmulator {
 			flags: 0 as RoleFlags,
 			...(managed ? { tags: { bot_id: this.bot.id } } : {}),
 		});
-		const joinedAt = new Date().toISOString();
-		const botMember: APIGuildMember = {
-			user: this.bot,
-			nick: null,
-			avatar: null,
-			roles: [botRoleId],
-			joined_at: joinedAt,
-			premium_since: null,
-			deaf: false,
-			mute: false,
-			flags: 0 as GuildMemberFlags,
-			pending: false,
-			communication_disabled_until: null,
-		};
+		const botMember = memberPayload(this.bot, [botRoleId]);
 		const guild: GuildModel = {
 			id,
 			name: options.name ?? 'Test Guild',
@@ -325,7 +311,7 @@ export class DiscordEmulator {
 				deleted: false,
 			})),
 			members: [botMember],
-			joined_at: joinedAt,
+			joined_at: botMember.joined_at ?? new Date().toISOString(),
 		};
 		this.#store.addGuild(guild);
 		this.#dispatchAll('GUILD_CREATE', guildCreatePayload(guild));

@@ -294,19 +294,7 @@ export class Store {
 		const members = this.#members.get(guildId);
 		const existing = members?.get(user.id);
 		if (existing) return existing;
-		const member: APIGuildMember = {
-			user,
-			nick: null,
-			avatar: null,
-			roles: [],
-			joined_at: new Date().toISOString(),
-			premium_since: null,
-			deaf: false,
-			mute: false,
-			flags: 0 as GuildMemberFlags,
-			pending: false,
-			communication_disabled_until: null,
-		};
+		const member = memberPayload(user, []);
 		members?.set(user.id, member);
 		this.guilds.get(guildId)?.members.push(member);
 		return member;
@@ -565,4 +553,21 @@ export class Store {
 		record.signal.notify();
 		this.changed.notify();
 	}
+}
+
+/** A guild member as Discord sends it, joined now, with these roles. */
+export function memberPayload(user: APIUser, roles: string[]): APIGuildMember {
+	return {
+		user,
+		nick: null,
+		avatar: null,
+		roles,
+		joined_at: new Date().toISOString(),
+		premium_since: null,
+		deaf: false,
+		mute: false,
+		flags: 0 as GuildMemberFlags,
+		pending: false,
+		communication_disabled_until: null,
+	};
 }
