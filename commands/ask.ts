@@ -36,7 +36,8 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const prompt = interaction.options.getString('prompt', true);
 	const isPrivate = interaction.options.getBoolean('private') ?? false;
 	if (prompt.trim() === '') throw new UserInputError('Your prompt is empty. Type a question after /ask.');
-	if (prompt.length > PROMPT_MAX_LENGTH) throw new UserInputError(`Your prompt is too long: at most ${PROMPT_MAX_LENGTH} characters.`);
+	// Discord counts characters, not UTF-16 units: an emoji is one.
+	if ([...prompt].length > PROMPT_MAX_LENGTH) throw new UserInputError(`Your prompt is too long: at most ${PROMPT_MAX_LENGTH} characters.`);
 
 	// The one store read allowed before the acknowledgement: it decides whether the answer is the ephemeral
 	// link-first one, and the store bounds it to a second.

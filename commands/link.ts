@@ -1,6 +1,5 @@
 import {
 	ApplicationIntegrationType,
-	escapeMarkdown,
 	InteractionContextType,
 	LabelBuilder,
 	MessageFlags,
@@ -75,7 +74,7 @@ async function submit(interaction: ModalSubmitInteraction, _payload: readonly st
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
 	ctx.log.info('account linked');
 	await interaction.editReply({
-		content: `✅ Linked to **${escapeMarkdown(masked)}**. /ask now uses your account. Run /unlink at any time to remove the link.`,
+		content: `✅ Linked to \`${masked}\`. /ask now uses your account. Run /unlink at any time to remove the link.`,
 		allowedMentions: NO_MENTIONS,
 	});
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LinkedCredentials } from './credentials.js';
+import { SealError } from './errors.js';
 import { maskEmail } from './maskEmail.js';
 import { openTokens, sealTokens } from './sealTokens.js';
 import type { Store } from './store.js';
@@ -35,7 +36,9 @@ export class AccountRepository {
 	async find(userId: string): Promise<LinkedAccount | undefined> {
 		const raw = await this.#store.get('accounts', userId);
 		if (raw === undefined) return undefined;
-		const record = accountRecordSchema.parse(raw);
+		const parsed = accountRecordSchema.safeParse(raw);
+		if (!parsed.success) throw new SealError('stored link record is not in the expected shape');
+		const record = parsed.data;
 		return {
 			credentials: openTokens(record.sealedTokens, userId, this.#key),
 			maskedEmail: record.maskedEmail,

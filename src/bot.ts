@@ -21,6 +21,8 @@ export interface BotOptions {
 	readonly generationRetry?: Pick<GenerationClientOptions, 'maxRetries' | 'minRetryDelayMs' | 'maxRetryDelayMs'>;
 	/** Time-out of a login call; tests shorten it. */
 	readonly loginTimeoutMs?: number;
+	/** How often records past their time to live are erased from a SQLite store. Default: hourly. */
+	readonly sweepIntervalMs?: number;
 	/** How long a shutdown waits for interactions in flight. */
 	readonly shutdownGraceMs?: number;
 	/** How long to wait for the gateway's READY. */
@@ -79,16 +81,26 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway session resumed'));
 	client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
 
+	const sweep = () =>
+		store.sweepExpired().then(
+			(removed) => removed > 0 && logger.info({ removed }, 'expired records erased'),
+			(error: unknown) => logger.warn({ err: error }, 'sweeping expired records failed'),
+		);
+	const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 3_600_000).unref();
+	void sweep();
+
 	const closeAll = async () => {
+		clearInterval(sweeper);
 		await client.destroy().catch(() => undefined);
 		await Promise.allSettled([generation.close(), login.close(), store.close()]);
 	};
 
+	const ready = once(client, Events.ClientReady, { signal: AbortSignal.timeout(options.readyTimeoutMs ?? 30_000) });
 	try {
-		const ready = once(client, Events.ClientReady, { signal: AbortSignal.timeout(options.readyTimeoutMs ?? 30_000) });
 		await client.login(config.discordToken);
 		await ready;
 	} catch (error) {
+		ready.catch(() => undefined);
 		await closeAll();
 		if (isTokenRejection(error)) throw new TokenRejectedError({ cause: error });
 		throw error;

@@ -11,7 +11,7 @@ import {
 import { buildCustomId, CUSTOM_ID } from './customId.js';
 import type { FlagDecision, FlagPage, FlagRecord } from './flags.js';
 import { ATTACHMENT_NAME, NO_MENTIONS, truncate } from './replyMessages.js';
-import { categoryLabel, describeRatings, flaggedRatings } from './safetyVerdict.js';
+import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './safetyVerdict.js';
 
 /** The one answer for an unknown, expired or other server's id, so ids cannot be probed across servers. */
 export const NO_SUCH_FLAG = 'No flag with that id in this server.';
@@ -50,12 +50,9 @@ export function flagStatus(flag: FlagRecord): string {
 export function flagCategories(flag: FlagRecord): string {
 	const seen = new Set<string>();
 	for (const line of flaggedRatings(flag.ratings)) {
-		seen.add(`${categoryLabel(line.category)} ${truncate(line.probability, 24)}${line.blocked ? ' (blocked)' : ''}`);
+		seen.add(`${categoryLabel(line.category)} ${upstreamLabel(line.probability)}${line.blocked ? ' (blocked)' : ''}`);
 	}
-	if (flag.blockReason !== undefined) seen.add(`prompt blocked (${truncate(flag.blockReason || 'no reason', 40)})`);
-	if (flag.finishReason !== 'STOP' && flag.finishReason !== 'MAX_TOKENS') {
-		seen.add(`finish ${truncate(flag.finishReason ?? 'missing', 40)}`);
-	}
+	for (const reason of describeStopReasons(flag)) seen.add(reason);
 	return seen.size > 0 ? [...seen].join(', ') : 'ratings incomplete';
 }
 
@@ -103,10 +100,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 export function flagViewMessage(flag: FlagRecord, note = ''): FlagMessage {
 	const status = flag.decision?.kind ?? 'pending';
 	const link = noticeLink(flag);
-	const reasons = [
-		...(flag.blockReason !== undefined ? [`Prompt blocked: ${flag.blockReason || '(empty)'}`] : []),
-		...(flag.finishReason !== 'STOP' && flag.finishReason !== 'MAX_TOKENS' ? [`Finish reason: ${flag.finishReason ?? '(none)'}`] : []),
-	];
+	const reasons = describeStopReasons(flag);
 	const embed = new EmbedBuilder()
 		.setTitle(`Flag ${flag.id}`)
 		.setColor(STATUS_COLOR[status])

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { KeyedLock } from './keyedLock.js';
 import type { Store } from './store.js';
 
 const ratingLineSchema = z.object({
@@ -140,9 +141,25 @@ export class FlagRepository {
 				...(request.kind === 'dismissed' ? { prompt: null, text: null } : {}),
 				decision: { kind: request.kind, by: request.by, at: at.toISOString() },
 			};
-			await this.replace(decided, at);
+			await this.#saveDecision(decided, at, act !== undefined);
 			return { kind: 'decided', flag: decided };
 		});
+	}
+
+	/**
+	 * Once `act` has posted, the decision must stick, or a second press would post again: a store that fails is
+	 * tried a few times more before the failure goes to the moderator.
+	 */
+	async #saveDecision(decided: FlagRecord, at: Date, acted: boolean): Promise<void> {
+		const attempts = acted ? 3 : 1;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await this.replace(decided, at);
+				return;
+			} catch (error) {
+				if (attempt >= attempts) throw error;
+			}
+		}
 	}
 
 	/** One page (1-based) of the server's live flags, newest first. */
@@ -176,22 +193,5 @@ export class FlagRepository {
 	#parse(raw: unknown): FlagRecord | undefined {
 		const parsed = flagRecordSchema.safeParse(raw);
 		return parsed.success ? parsed.data : undefined;
-	}
-}
-
-/** Runs tasks one at a time per key (a failed task does not block the next); idle keys are forgotten. */
-class KeyedLock {
-	readonly #tails = new Map<string, Promise<unknown>>();
-
-	run<T>(key: string, task: () => Promise<T>): Promise<T> {
-		const previous = this.#tails.get(key) ?? Promise.resolve();
-		const next = previous.catch(() => undefined).then(task);
-		this.#tails.set(key, next);
-		void next
-			.finally(() => {
-				if (this.#tails.get(key) === next) this.#tails.delete(key);
-			})
-			.catch(() => undefined);
-		return next;
 	}
 }

@@ -72,7 +72,14 @@ export function jitteredRetry(policy: RetryPolicy): RetryHandler.RetryCallback {
 			return;
 		}
 		const headers = (error as { headers?: Record<string, string | string[] | undefined> }).headers;
-		const delay = retryDelayMs(state.counter, parseRetryAfterMs(headers?.['retry-after']), policy);
+		const retryAfterMs = parseRetryAfterMs(headers?.['retry-after']);
+		// A wait longer than we are willing to hold a member for is the service saying "not now": retrying sooner
+		// than it asked would only spend the retries on answers already known.
+		if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryDelayMs) {
+			cb(error);
+			return;
+		}
+		const delay = retryDelayMs(state.counter, retryAfterMs, policy);
 		const onAbort = (): void => {
 			clearTimeout(timer);
 			// A held response (an error with a status) is ended by the abort reaching its controller. A failed

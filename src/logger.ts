@@ -23,6 +23,12 @@ const REDACT_PATHS = [
 	'headers["x-session-token"]',
 	'*.headers.authorization',
 	'*.headers["x-session-token"]',
+	// discord.js REST errors carry the request's URL, which for interactions holds the interaction token, and its
+	// body, which may hold model text on its way to a channel.
+	'err.url',
+	'err.requestBody',
+	'err.cause.url',
+	'err.cause.requestBody',
 ];
 
 /** Creates the root logger. Tests pass a destination to capture every line. */

@@ -13,16 +13,13 @@ import { buildCustomId, CUSTOM_ID } from './customId.js';
 import type { FlagRecord } from './flags.js';
 import type { Logger } from './logger.js';
 import { NO_MENTIONS, truncate } from './replyMessages.js';
-import { describeRatings, flaggedRatings } from './safetyVerdict.js';
+import { describeRatings, describeStopReasons, flaggedRatings } from './safetyVerdict.js';
 import type { SettingsRepository } from './settings.js';
 
 /** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
 export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 	const flagged = describeRatings(flaggedRatings(flag.ratings));
-	const reasons = [
-		...(flag.blockReason !== undefined ? [`Prompt blocked: ${flag.blockReason || '(empty)'}`] : []),
-		...(flag.finishReason !== 'STOP' && flag.finishReason !== 'MAX_TOKENS' ? [`Finish reason: ${flag.finishReason ?? '(none)'}`] : []),
-	];
+	const reasons = describeStopReasons(flag);
 	return new EmbedBuilder()
 		.setTitle('Reply hidden by the safety filter')
 		.setColor(0xe67e22)

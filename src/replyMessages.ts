@@ -1,5 +1,5 @@
 import { AttachmentBuilder, type MessageMentionOptions } from 'discord.js';
-import { describeRatings, flaggedRatings, type HideReason, type Verdict } from './safetyVerdict.js';
+import { describeRatings, flaggedRatings, upstreamLabel, type HideReason, type Verdict } from './safetyVerdict.js';
 import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
 
 /** Model text never pings anyone: every message Veil sends carries this. */
@@ -53,8 +53,8 @@ const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string
 	'category-missing': () => 'a safety category was not rated',
 	'category-duplicated': () => 'a safety category was rated twice',
 	'unknown-category': () => 'an unrecognised safety category was rated',
-	'block-reason': (verdict) => `the service blocked the prompt (${verdict.blockReason || 'no reason given'})`,
-	'finish-reason': (verdict) => `the model stopped early (${verdict.finishReason ?? 'no reason given'})`,
+	'block-reason': (verdict) => `the service blocked the prompt (${upstreamLabel(verdict.blockReason ?? '')})`,
+	'finish-reason': (verdict) => `the model stopped early (${verdict.finishReason === undefined ? 'no reason given' : upstreamLabel(verdict.finishReason)})`,
 };
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
@@ -69,7 +69,7 @@ export function hiddenReasons(verdict: HiddenVerdict): string[] {
 /** The member's answer when the reply is hidden: why, by category and probability, never the text. */
 export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined): OutgoingMessage {
 	const lines = [
-		'🛡️ **This answer was hidden.** Its safety ratings did not all come back as negligible, so Veil kept it back' +
+		"🛡️ **This answer was hidden.** The model's safety checks did not clear it, so Veil kept it back" +
 			(flagId ? " for this server's moderators to review." : '.'),
 		`**Why:** ${hiddenReasons(verdict).join(' · ')}`,
 	];

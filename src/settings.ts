@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeyedLock } from './keyedLock.js';
 import type { Store } from './store.js';
 
 const guildSettingsSchema = z.object({
@@ -9,9 +10,13 @@ const guildSettingsSchema = z.object({
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;
 
-/** Per-server settings. A missing record means the defaults: no mod-log. */
+/**
+ * Per-server settings. A missing record means the defaults: no mod-log. Updates to one server's settings run one
+ * at a time, so a mod-log failure note written after a post cannot bring back a channel just turned off.
+ */
 export class SettingsRepository {
 	readonly #store: Store;
+	readonly #locks = new KeyedLock();
 
 	constructor(store: Store) {
 		this.#store = store;
@@ -23,9 +28,11 @@ export class SettingsRepository {
 		return parsed.success ? parsed.data : {};
 	}
 
-	async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<GuildSettings> {
-		const next = change(await this.get(guildId));
-		await this.#store.set('settings', guildId, next);
-		return next;
+	update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<GuildSettings> {
+		return this.#locks.run(guildId, async () => {
+			const next = change(await this.get(guildId));
+			await this.#store.set('settings', guildId, next);
+			return next;
+		});
 	}
 }

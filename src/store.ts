@@ -24,11 +24,28 @@ export class Store {
 	readonly kind: 'sqlite' | 'redis' | 'memory';
 	readonly #keyv: Keyv;
 	readonly #timeoutMs: number;
+	readonly #sqlite: SqliteQuery | undefined;
 
-	constructor(kind: Store['kind'], keyv: Keyv, timeoutMs: number) {
+	constructor(kind: Store['kind'], keyv: Keyv, timeoutMs: number, sqlite?: SqliteQuery) {
 		this.kind = kind;
 		this.#keyv = keyv;
 		this.#timeoutMs = timeoutMs;
+		this.#sqlite = sqlite;
+	}
+
+	/**
+	 * Erases records whose time to live has passed; returns how many. Redis expires keys by itself, but keyv's SQLite
+	 * adapter only drops an expired row when it is read again, and a flag past its retention may never be: without
+	 * this sweep its prompt and text would stay in the file.
+	 */
+	async sweepExpired(now = Date.now()): Promise<number> {
+		const sqlite = this.#sqlite;
+		if (!sqlite) return 0;
+		const namespace = this.#keyv.namespace ?? '';
+		const removed = await this.#bounded('sweep', () =>
+			sqlite(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
+		);
+		return removed.length;
 	}
 
 	/** The raw value under `area:key`, or undefined. Callers parse it (zod) at this edge. */
@@ -72,6 +89,8 @@ export class Store {
 	}
 }
 
+type SqliteQuery = (sql: string, ...parameters: unknown[]) => Promise<unknown[]>;
+
 /** Parses `sqlite://PATH` into a filesystem path: relative to the working directory, or absolute with three slashes. */
 export function sqlitePath(storeUrl: string): string {
 	return resolve(storeUrl.slice('sqlite://'.length));
@@ -83,11 +102,17 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 	const timeoutMs = options.operationTimeoutMs ?? 1000;
 	let kind: Store['kind'];
 	let adapter: KeyvStoreAdapter | undefined;
+	let sqlite: SqliteQuery | undefined;
 	if (storeUrl.startsWith('sqlite://')) {
 		kind = 'sqlite';
 		const path = sqlitePath(storeUrl);
 		mkdirSync(dirname(path), { recursive: true });
-		adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 }) as unknown as KeyvStoreAdapter;
+		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 });
+		sqlite = sqliteAdapter.query as SqliteQuery;
+		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
+		// must not linger in free pages of the file.
+		await sqlite('PRAGMA secure_delete = ON');
+		adapter = sqliteAdapter as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
 		kind = 'redis';
 		adapter = new KeyvRedis(storeUrl, { throwOnConnectError: true, throwOnErrors: true });
@@ -99,7 +124,7 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 	keyv.on('error', (error: unknown) => {
 		logger.error({ err: error, store: kind }, 'store error');
 	});
-	const store = new Store(kind, keyv, timeoutMs);
+	const store = new Store(kind, keyv, timeoutMs, sqlite);
 	// Touch the store once so a wrong URL or an unreachable Redis fails the start, not the first member's command.
 	await store.get('settings', '__probe__').catch(async (error: unknown) => {
 		await store.close();

@@ -30,7 +30,7 @@ describe('/link', () => {
 		const linked = await submitLink(user, email, 'correct horse');
 		expect(linked.callbacks[0]?.type).toBe(5);
 		expect(linked.ephemeral).toBe(true);
-		expect(linked.original?.content).toContain(`${email[0]}\\*\\*\\*@example.com`);
+		expect(linked.original?.content).toContain(`\`${email[0]}***@example.com\``);
 
 		const login = harness().upstream.requests.filter((request) => request.endpoint === 'login').at(-1);
 		expect(login?.path).toBe(`/${harness().upstream.pathPrefix}/api/auth/login`);

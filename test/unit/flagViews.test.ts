@@ -55,8 +55,8 @@ describe('flag status and categories', () => {
 
 	it('names the flagged categories with their probabilities, and other reasons when no rating flagged it', () => {
 		expect(flagCategories(flag())).toBe('Harassment MEDIUM, Hate speech HIGH (blocked)');
-		expect(flagCategories(flag({ ratings: [], finishReason: 'SAFETY' }))).toBe('finish SAFETY');
-		expect(flagCategories(flag({ ratings: [], blockReason: 'OTHER' }))).toBe('prompt blocked (OTHER)');
+		expect(flagCategories(flag({ ratings: [], finishReason: 'SAFETY' }))).toBe('Finish reason: SAFETY');
+		expect(flagCategories(flag({ ratings: [], blockReason: 'OTHER' }))).toBe('Prompt blocked: OTHER');
 	});
 });
 

@@ -156,9 +156,16 @@ describe('rating labels', () => {
 			'Harassment',
 			'Dangerous content',
 		]);
-		expect(categoryLabel('HARM_CATEGORY_CIVIC_INTEGRITY')).toBe('HARM_CATEGORY_CIVIC_INTEGRITY');
+		// Shown as sent, with Discord markdown escaped: the underscores display as underscores, not italics.
+		expect(categoryLabel('HARM_CATEGORY_CIVIC_INTEGRITY')).toBe('HARM\\_CATEGORY\\_CIVIC\\_INTEGRITY');
 		expect(categoryLabel('toString')).toBe('toString');
 		expect(categoryLabel('')).toBe('(empty)');
+	});
+
+	it('escapes markdown in what the service sent, so it cannot format or link', () => {
+		const [label] = describeRatings([{ source: 'reply', category: 'X', probability: '**[click](https://example.com)**', blocked: false }]);
+		expect(label).not.toContain('**[');
+		expect(label).toContain('\\*\\*');
 	});
 
 	it('shortens a long unknown value without splitting a character', () => {
@@ -176,7 +183,7 @@ describe('rating labels', () => {
 		expect(describeRatings(lines)).toEqual([
 			'Harassment: MEDIUM (reply)',
 			'Hate speech: NEGLIGIBLE, blocked (prompt)',
-			'NEW_THING: (empty) (reply)',
+			'NEW\\_THING: (empty) (reply)',
 		]);
 		expect(flaggedRatings(lines)).toEqual(lines);
 		expect(flaggedRatings([{ ...lines[1]!, blocked: false }])).toEqual([]);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +63,25 @@ describe.each(backends)('store on %s', (_kind, makeUrl) => {
 		} finally {
 			await store.close();
 		}
+	});
+});
+
+describe('erasing expired records from SQLite', () => {
+	it('sweeps records past their time to live out of the file, leaving the rest', async () => {
+		const path = join(scratch, `${randomUUID()}.sqlite`);
+		const store = await openStore(`sqlite://${path}`, silent, { namespace: 'sweep' });
+		try {
+			await store.set('flags', 'old', { text: 'EXPIRED-TEXT-CANARY' }, 30);
+			await store.set('flags', 'young', { text: 'still here' }, 60_000);
+			await store.set('accounts', 'forever', { sealed: 'kept' });
+			expect(await store.sweepExpired(Date.now() + 1000)).toBe(1);
+			expect(await store.sweepExpired(Date.now() + 1000)).toBe(0);
+			expect(await store.get('flags', 'young')).toEqual({ text: 'still here' });
+			expect(await store.get('accounts', 'forever')).toEqual({ sealed: 'kept' });
+		} finally {
+			await store.close();
+		}
+		expect(readFileSync(path).toString('latin1')).not.toContain('EXPIRED-TEXT-CANARY');
 	});
 });
 
