@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { makeUser } from '../support/discordEmulator.js';
 import { useHarness } from '../support/harness.js';
+import { safeResponse } from '../support/upstreamStandIn.js';
 
 const PASSWORD = 'CANARY-pa55word-7f3a9e';
 const ACCESS = 'CANARY-access-token-51c2';
@@ -61,4 +62,24 @@ it('keeps the password out of every log line, the store and every message to Dis
 	}
 	expect(sqliteBytes()).toContain('c***@example.com');
 	expect(sqliteBytes()).not.toContain(email);
+});
+
+it('keeps interaction tokens and model text out of the logs when Discord refuses an answer', async () => {
+	const user = makeUser('refused');
+	await harness().linkMember(user.id);
+	harness().upstream.scriptGeneration({ json: safeResponse('MODEL-TEXT-CANARY') });
+	harness().discord.injectRestFailure({
+		method: 'PATCH',
+		pathIncludes: '/messages/@original',
+		status: 400,
+		body: { code: 50035, message: 'Invalid Form Body' },
+		times: 2,
+	});
+	const linesBefore = harness().logs.length;
+	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: 'hi' }] });
+	await harness().discord.waitUntil(() => harness().logs.slice(linesBefore).some((line) => line.includes('could not deliver the error answer')), 'the failure was logged');
+	const logged = harness().logs.slice(linesBefore).join('\n');
+	expect(logged).toContain('Invalid Form Body');
+	expect(logged).not.toContain(handle.token);
+	expect(logged).not.toContain('MODEL-TEXT-CANARY');
 });
