@@ -55,7 +55,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	if (!ctx.config.requireLink) account = await findLinkQuietly(interaction.user.id, ctx);
 
 	ctx.log.debug({ linked: account !== undefined, promptLength: prompt.length }, 'asking the model');
-	const response = await ctx.generation.generate(prompt, { credentials: account?.credentials });
+	const response = await ctx.generation.generate(prompt, { credentials: account?.credentials, signal: ctx.signal });
 	const verdict = judgeResponse(response);
 	ctx.log.info({ verdict: verdict.kind, reasons: verdict.kind === 'hidden' ? verdict.reasons : undefined }, 'answer judged');
 

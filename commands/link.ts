@@ -70,7 +70,7 @@ async function submit(interaction: ModalSubmitInteraction, _payload: readonly st
 	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
 		throw new UserInputError(`The password must be 1 to ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`);
 	}
-	const credentials = await ctx.login.login(email.data, password);
+	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
 	ctx.log.info('account linked');
 	await interaction.editReply({

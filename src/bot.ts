@@ -116,8 +116,12 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		stop() {
 			stopping ??= (async () => {
 				router.stopAccepting();
-				const drained = await router.drain(options.shutdownGraceMs ?? 8000);
-				if (!drained) logger.warn({ inFlight: router.inFlight }, 'shutdown grace ran out with interactions in flight');
+				if (!(await router.drain(options.shutdownGraceMs ?? 7000))) {
+					logger.warn({ inFlight: router.inFlight }, 'shutdown grace ran out; stopping the interactions in flight');
+					router.abortInFlight();
+					// Long enough for each to send its "restarting" answer.
+					await router.drain(1500);
+				}
 				await closeAll();
 				logger.info('stopped');
 			})();

@@ -29,6 +29,8 @@ export interface BotContext {
 /** The context of one interaction: the bot's, plus a child logger that names the interaction. */
 export interface InteractionContext extends BotContext {
 	readonly log: Logger;
+	/** Aborts when a shutdown runs out of patience: pass it to every upstream call. */
+	readonly signal: AbortSignal;
 }
 
 export interface ButtonHandler {

@@ -149,9 +149,12 @@ export class GenerationClient {
 		return redactUrl(`${this.#origin}${this.#path}`);
 	}
 
-	/** Closes the dispatcher after the calls in flight. */
+	/**
+	 * Ends the dispatcher and its sockets at once: callers close only after their calls have finished or been
+	 * aborted, and a hung connection must not hold the exit.
+	 */
 	async close(): Promise<void> {
-		await this.#agent.close();
+		await this.#agent.destroy();
 	}
 
 	#interpret(status: number, text: string, linked: boolean): GenerationResponse {

@@ -7,6 +7,15 @@ import { NO_MENTIONS } from './replyMessages.js';
 
 const RESTARTING = 'Veil is restarting right now. Please try again in a moment.';
 
+/** The reason an interaction still running when the shutdown grace runs out is stopped with. */
+class ShuttingDownError extends VeilError {
+	override readonly name = 'ShuttingDownError';
+
+	constructor() {
+		super('shutting_down', 'stopped by the shutdown after its grace period', RESTARTING);
+	}
+}
+
 /**
  * Routes every interaction to its command or component handler, and is the one place that turns an error into
  * the member's answer: a VeilError's own sentence, or a generic line with an incident id that matches the log.
@@ -16,6 +25,7 @@ export class InteractionRouter {
 	readonly #registry: Registry;
 	readonly #ctx: BotContext;
 	readonly #inFlight = new Set<Promise<void>>();
+	readonly #shutdown = new AbortController();
 	#accepting = true;
 
 	constructor(registry: Registry, ctx: BotContext) {
@@ -39,6 +49,14 @@ export class InteractionRouter {
 		this.#accepting = false;
 	}
 
+	/**
+	 * Stops the work of every interaction in flight (upstream calls abort), so each ends with the "restarting"
+	 * answer instead of being cut off in "thinking…" when the process exits.
+	 */
+	abortInFlight(): void {
+		this.#shutdown.abort(new ShuttingDownError());
+	}
+
 	/** Waits for the interactions in flight, at most `timeoutMs`; true when all finished. */
 	async drain(timeoutMs: number): Promise<boolean> {
 		let timer: NodeJS.Timeout | undefined;
@@ -59,7 +77,7 @@ export class InteractionRouter {
 			guildId: interaction.guildId ?? undefined,
 			route: describeRoute(interaction),
 		});
-		const ctx: InteractionContext = { ...this.#ctx, log };
+		const ctx: InteractionContext = { ...this.#ctx, log, signal: this.#shutdown.signal };
 		const started = performance.now();
 		try {
 			if (!this.#accepting) {
@@ -121,9 +139,11 @@ export async function answerError(interaction: RepliableInteraction, error: unkn
 		log.error({ err: error, incident }, 'interaction failed');
 	}
 	try {
-		if (interaction.deferred && !interaction.replied) {
+		if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
 			await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS });
 		} else if (interaction.replied || interaction.deferred) {
+			// A button's deferred update must not overwrite the message it is on (a moderator's view, a list page):
+			// the error goes as a message of its own, and after a deferred reply it takes the place of "thinking…".
 			await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 		} else {
 			await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });

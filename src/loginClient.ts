@@ -102,9 +102,12 @@ export class LoginClient {
 		return this.#interpret(status, headers, body);
 	}
 
-	/** Closes the dispatcher after the logins in flight. */
+	/**
+	 * Ends the dispatcher and its sockets at once: callers close only after their calls have finished or been
+	 * aborted, and a hung connection must not hold the exit.
+	 */
 	async close(): Promise<void> {
-		await this.#agent.close();
+		await this.#agent.destroy();
 	}
 
 	#interpret(status: number, headers: Record<string, string | string[] | undefined>, body: string): LinkedCredentials {

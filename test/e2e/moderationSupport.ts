@@ -102,6 +102,14 @@ export function readable(state: InteractionState): string {
 	].join('\n');
 }
 
+/**
+ * The last thing the member was told: after a button's deferred update an error comes as a message of its own,
+ * leaving the message the button is on as it was.
+ */
+export function lastWords(state: InteractionState): string {
+	return state.followUps.at(-1)?.content ?? state.original?.content ?? '';
+}
+
 /** The custom_ids of the buttons on the answer. */
 export function customIdsOf(state: InteractionState): string[] {
 	const ids: string[] = [];

@@ -15,6 +15,8 @@ import { UpstreamStandIn } from './upstreamStandIn.js';
 export interface HarnessOptions {
 	/** Environment overrides on top of the harness's own (REQUIRE_LINK, FLAG_RETENTION_DAYS, STORE_URL, LOG_LEVEL…). */
 	readonly env?: Record<string, string>;
+	/** How long a bot stop waits for interactions in flight. Default 5000. */
+	readonly shutdownGraceMs?: number;
 }
 
 export interface Harness {
@@ -94,7 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 	const registry = buildRegistry(commandModules);
 	const namespace = `veil-test-${randomUUID()}`;
 	const launch = () =>
-		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: 5000, readyTimeoutMs: 10_000 });
+		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: options.shutdownGraceMs ?? 5000, readyTimeoutMs: 10_000 });
 
 	let bot = await launch().catch(async (error: unknown) => {
 		await services.stop();
