@@ -3,6 +3,7 @@ import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
 import { AccountRepository } from './accounts.js';
 import type { BotContext } from './command.js';
 import type { Config } from './config.js';
+import { TOKEN_REJECTED_MESSAGE } from './errors.js';
 import { FlagRepository } from './flags.js';
 import { GenerationClient, type GenerationClientOptions } from './generationClient.js';
 import { InteractionRouter } from './interactionRouter.js';
@@ -43,7 +44,7 @@ export class TokenRejectedError extends Error {
 	override readonly name = 'TokenRejectedError';
 
 	constructor(options?: { cause?: unknown }) {
-		super('Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the bot token again from the Developer Portal.', options);
+		super(TOKEN_REJECTED_MESSAGE, options);
 	}
 }
 

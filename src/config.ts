@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEncryptionKey } from './sealTokens.js';
+import { KEY_FORMAT, parseEncryptionKey } from './sealTokens.js';
 
 /** The bot's configuration, parsed once from the environment. The core never reads `process.env`. */
 export interface Config {
@@ -42,9 +42,6 @@ const requiredText = (what: string) => z.string({ error: what }).trim().min(1, w
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((v) => ['true', '1', 'yes'].includes(v));
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
 
-const TOKEN_KEY_HINT =
-	'32 random bytes in base64 (44 characters); make one with `npm run keygen` or `openssl rand -base64 32`';
-
 const environmentSchema = z.object({
 	DISCORD_TOKEN: requiredText('the bot token from the Developer Portal'),
 	DISCORD_APPLICATION_ID: optional(snowflake),
@@ -58,11 +55,11 @@ const environmentSchema = z.object({
 	AUTH_PATH_PREFIX: z
 		.string({ error: 'one path segment, like `acme`' })
 		.regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
-	TOKEN_ENCRYPTION_KEY: z.string({ error: TOKEN_KEY_HINT }).transform((value, ctx) => {
+	TOKEN_ENCRYPTION_KEY: z.string({ error: KEY_FORMAT }).transform((value, ctx) => {
 		try {
 			return parseEncryptionKey(value);
 		} catch {
-			ctx.addIssue({ code: 'custom', message: TOKEN_KEY_HINT });
+			ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
 			return z.NEVER;
 		}
 	}),

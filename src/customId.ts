@@ -5,7 +5,7 @@
 export const CUSTOM_ID = {
 	linkOpen: 'link:open',
 	linkSubmit: 'link:submit',
-	flagView: 'flag:view',
+	flagView: 'flagged:view',
 	flaggedPage: 'flagged:page',
 	flagRelease: 'flagged:release',
 	flagDismiss: 'flagged:dismiss',

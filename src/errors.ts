@@ -105,3 +105,7 @@ export class SealError extends VeilError {
 		);
 	}
 }
+
+/** What Veil says, in one plain line, when Discord refuses the bot token (the token itself never). */
+export const TOKEN_REJECTED_MESSAGE =
+	'Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the bot token again from the Developer Portal.';

@@ -31,7 +31,7 @@ describe('permissions', () => {
 			() => listFlags(harness(), member),
 			() => listFlags(harness(), member, 2),
 			() => viewFlag(harness(), member, flag.id),
-			() => click(harness(), member, `flag:view:${flag.id}`),
+			() => click(harness(), member, `flagged:view:${flag.id}`),
 			() => click(harness(), member, `flagged:release:${flag.id}`),
 			() => click(harness(), member, `flagged:dismiss:${flag.id}`),
 			() => click(harness(), member, `flagged:review:${flag.id}`),
@@ -74,7 +74,7 @@ describe('cross-server isolation', () => {
 		expect(unknown.original?.content).toBe(NO_SUCH_FLAG);
 		expect(foreign.original?.content).toBe(NO_SUCH_FLAG);
 		expect(foreign.original?.embeds).toEqual(unknown.original?.embeds);
-		for (const prefix of ['flag:view', 'flagged:release', 'flagged:dismiss', 'flagged:review']) {
+		for (const prefix of ['flagged:view', 'flagged:release', 'flagged:dismiss', 'flagged:review']) {
 			const pressed = await click(harness(), b.moderator, `${prefix}:${flag.id}`);
 			expect(lastWords(pressed)).toBe(NO_SUCH_FLAG);
 			expect(readable(pressed)).not.toContain('SECRET');

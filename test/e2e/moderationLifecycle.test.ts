@@ -65,7 +65,7 @@ describe('restart', () => {
 
 		await bed.restartBot();
 
-		const shown = await click(bed, { ...moderator, channelId: modlogId }, `flag:view:${newest.id}`);
+		const shown = await click(bed, { ...moderator, channelId: modlogId }, `flagged:view:${newest.id}`);
 		expect(readable(shown)).toContain('text 11');
 		const next = await click(bed, moderator, `flagged:page:2:${moderator.user.id}`);
 		expect(next.original?.id).toBe(list.original?.id);

@@ -37,13 +37,13 @@ describe('mod-log', () => {
 		expect(post?.allowed_mentions).toEqual({ parse: [] });
 		expect(post?.mentions).toEqual([]);
 		const [button] = (post?.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
-		expect(button).toMatchObject({ custom_id: `flag:view:${flag.id}`, label: 'View reply' });
+		expect(button).toMatchObject({ custom_id: `flagged:view:${flag.id}`, label: 'View reply' });
 
-		const shown = await click(harness(), { ...moderator, channelId: modlogId }, `flag:view:${flag.id}`);
+		const shown = await click(harness(), { ...moderator, channelId: modlogId }, `flagged:view:${flag.id}`);
 		expectPrivateAndQuiet(shown);
 		expect(readable(shown)).toContain('SECRET-PROMPT-4');
 		expect(readable(shown)).toContain('SECRET-TEXT-4');
-		const refused = await click(harness(), { ...member, channelId: modlogId }, `flag:view:${flag.id}`);
+		const refused = await click(harness(), { ...member, channelId: modlogId }, `flagged:view:${flag.id}`);
 		expect(refused.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
 	});
 

@@ -179,7 +179,7 @@ describe('mod-log post', () => {
 		expect(text).toContain('abcdefghjk');
 		expect(text).toContain('Harassment: MEDIUM');
 		const [button] = viewReplyButton('abcdefghjk').toJSON().components as APIButtonComponentWithCustomId[];
-		expect(button).toMatchObject({ custom_id: 'flag:view:abcdefghjk', label: 'View reply' });
+		expect(button).toMatchObject({ custom_id: 'flagged:view:abcdefghjk', label: 'View reply' });
 	});
 
 	it('names the permissions Veil lacks in a mod-log channel', () => {
