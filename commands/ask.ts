@@ -67,13 +67,13 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 		}
 		return;
 	}
-	await answerHidden(interaction, verdict, { prompt, text: candidateText(response), noticeMessageId, isPrivate }, ctx);
+	await answerHidden(interaction, verdict, { prompt, text: candidateText(response), noticeMessageId }, ctx);
 }
 
 async function answerHidden(
 	interaction: ChatInputCommandInteraction<'cached' | 'raw'>,
 	verdict: Extract<Verdict, { kind: 'hidden' }>,
-	asked: { prompt: string; text: string; noticeMessageId: string | undefined; isPrivate: boolean },
+	asked: { prompt: string; text: string; noticeMessageId: string | undefined },
 	ctx: InteractionContext,
 ): Promise<void> {
 	let flag: FlagRecord | undefined;
