@@ -7,7 +7,7 @@
  * It prints figures; it asserts nothing. The bot runs in this process on a real SQLite file, with the account gate
  * on, so each ask pays the one store read that comes before the deferral.
  */
-import { makeUser } from '../test/support/discordEmulator.js';
+import { makeUser } from '../test/support/discord/emulator.js';
 import { startHarness } from '../test/support/harness.js';
 
 const count = Number(process.argv[2] ?? 300);

@@ -8,15 +8,17 @@ import {
 	SlashCommandBuilder,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { LinkedAccount } from '../src/accounts.js';
-import type { Command, InteractionContext } from '../src/command.js';
-import { buildCustomId, CUSTOM_ID } from '../src/customId.js';
-import { UserInputError } from '../src/errors.js';
-import type { FlagRecord } from '../src/flags.js';
-import { candidateText } from '../src/generationResponse.js';
-import { postFlagToModlog } from '../src/modlog.js';
-import { answerMessages, hiddenNotice, NO_MENTIONS } from '../src/replyMessages.js';
-import { judgeResponse, type Verdict } from '../src/safetyVerdict.js';
+import type { LinkedAccount } from '../src/accounts/accountRepository.js';
+import type { Command, InteractionContext } from '../src/discord/command.js';
+import { buildCustomId, CUSTOM_ID } from '../src/discord/customId.js';
+import { UserInputError } from '../src/answers/veilError.js';
+import type { FlagRecord } from '../src/moderation/flagRepository.js';
+import { candidateText } from '../src/generation/generationResponse.js';
+import { postFlagToModlog } from '../src/moderation/modlog.js';
+import { answerMessages } from '../src/replies/answerMessages.js';
+import { hiddenNotice } from '../src/replies/hiddenNotice.js';
+import { NO_MENTIONS } from '../src/discord/mentions.js';
+import { judgeResponse, type Verdict } from '../src/generation/safetyVerdict.js';
 
 export const PROMPT_MAX_LENGTH = 4000;
 

@@ -6,13 +6,13 @@ import {
 	SlashCommandBuilder,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { ButtonHandler, Command, InteractionContext } from '../src/command.js';
-import { CUSTOM_ID, type CustomIdPrefix } from '../src/customId.js';
-import { UserInputError } from '../src/errors.js';
-import type { FlagDecision, FlagRecord } from '../src/flags.js';
-import { alreadyDecidedNote, flagListMessage, flagViewMessage, NO_SUCH_FLAG, PAGE_SIZE } from '../src/flagViews.js';
-import { requirePermission } from '../src/permissions.js';
-import { postRelease, type ReleaseResult } from '../src/releaseFlag.js';
+import type { ButtonHandler, Command, InteractionContext } from '../src/discord/command.js';
+import { CUSTOM_ID, type CustomIdPrefix } from '../src/discord/customId.js';
+import { UserInputError } from '../src/answers/veilError.js';
+import type { FlagDecision, FlagRecord } from '../src/moderation/flagRepository.js';
+import { alreadyDecidedNote, flagListMessage, flagViewMessage, NO_SUCH_FLAG, PAGE_SIZE } from '../src/moderation/flagViews.js';
+import { requirePermission } from '../src/discord/permissions.js';
+import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
 const FLAG_ID_MAX_LENGTH = 32;

@@ -12,10 +12,10 @@ import {
 	type ModalSubmitInteraction,
 } from 'discord.js';
 import { z } from 'zod';
-import type { Command, InteractionContext } from '../src/command.js';
-import { buildCustomId, CUSTOM_ID } from '../src/customId.js';
-import { UserInputError } from '../src/errors.js';
-import { NO_MENTIONS } from '../src/replyMessages.js';
+import type { Command, InteractionContext } from '../src/discord/command.js';
+import { buildCustomId, CUSTOM_ID } from '../src/discord/customId.js';
+import { UserInputError } from '../src/answers/veilError.js';
+import { NO_MENTIONS } from '../src/discord/mentions.js';
 
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MAX_LENGTH = 256;

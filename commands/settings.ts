@@ -9,12 +9,12 @@ import {
 	TimestampStyles,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { Command, InteractionContext } from '../src/command.js';
-import { UserInputError } from '../src/errors.js';
-import { missingModlogPermissions } from '../src/modlog.js';
-import { requirePermission } from '../src/permissions.js';
-import { NO_MENTIONS } from '../src/replyMessages.js';
-import type { GuildSettings } from '../src/settings.js';
+import type { Command, InteractionContext } from '../src/discord/command.js';
+import { UserInputError } from '../src/answers/veilError.js';
+import { missingModlogPermissions } from '../src/moderation/modlog.js';
+import { requirePermission } from '../src/discord/permissions.js';
+import { NO_MENTIONS } from '../src/discord/mentions.js';
+import type { GuildSettings } from '../src/storage/settingsRepository.js';
 
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 

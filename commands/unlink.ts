@@ -1,6 +1,6 @@
 import { ApplicationIntegrationType, InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { Command, InteractionContext } from '../src/command.js';
-import { NO_MENTIONS } from '../src/replyMessages.js';
+import type { Command, InteractionContext } from '../src/discord/command.js';
+import { NO_MENTIONS } from '../src/discord/mentions.js';
 
 const data = new SlashCommandBuilder()
 	.setName('unlink')

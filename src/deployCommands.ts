@@ -1,9 +1,9 @@
 import { config as loadDotenv } from 'dotenv';
 import { DiscordAPIError, REST, Routes } from 'discord.js';
 import { commandModules } from '../commands/index.js';
-import { ConfigError, parseDeployConfig, type DeployConfig } from './config.js';
-import { TOKEN_REJECTED_MESSAGE } from './errors.js';
-import { buildRegistry } from './registry.js';
+import { ConfigError, parseDeployConfig, type DeployConfig } from './config/config.js';
+import { TOKEN_REJECTED_MESSAGE } from './answers/veilError.js';
+import { buildRegistry } from './discord/registry.js';
 
 /** Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. */
 async function deployCommands(config: DeployConfig): Promise<{ scope: string; count: number }> {

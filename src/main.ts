@@ -1,9 +1,9 @@
 import { config as loadDotenv } from 'dotenv';
 import { commandModules } from '../commands/index.js';
-import { startBot, TokenRejectedError, type RunningBot } from './bot.js';
-import { ConfigError, parseConfig, type Config } from './config.js';
-import { createLogger } from './logger.js';
-import { buildRegistry } from './registry.js';
+import { startBot, TokenRejectedError, type RunningBot } from './discord/bot.js';
+import { ConfigError, parseConfig, type Config } from './config/config.js';
+import { createLogger } from './logging/logger.js';
+import { buildRegistry } from './discord/registry.js';
 
 /** Shutdown must end well inside the 10 s a process manager gives before it kills. */
 const SHUTDOWN_GRACE_MS = 7000;

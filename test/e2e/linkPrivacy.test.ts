@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
-import { makeUser } from '../support/discordEmulator.js';
+import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discordEmulator.js';
+import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import {
 	click,
@@ -15,7 +15,7 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
-} from './moderationSupport.js';
+} from '../support/moderation.js';
 
 const harness = useHarness();
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discordEmulator.js';
+import { makeUser } from '../support/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import {
 	ADMIN_PERMISSIONS,
@@ -14,7 +14,7 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
-} from './moderationSupport.js';
+} from '../support/moderation.js';
 
 // Each test starts its own bed: one with a retention of seconds, one restarted between a post and its clicks.
 

@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discordEmulator.js';
+import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import {
 	ADMIN_PERMISSIONS,
@@ -12,7 +12,7 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
-} from './moderationSupport.js';
+} from '../support/moderation.js';
 
 const harness = useHarness();
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { GenerationClient, type GenerationClientOptions } from '../../src/generationClient.js';
+import { GenerationClient, type GenerationClientOptions } from '../../src/generation/generationClient.js';
 import { UpstreamStandIn } from './upstreamStandIn.js';
 
 export interface GenerationClientFixture {

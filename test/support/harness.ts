@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandModules } from '../../commands/index.js';
-import { startBot, type RunningBot } from '../../src/bot.js';
-import { parseConfig, type Config } from '../../src/config.js';
-import type { LinkedCredentials } from '../../src/credentials.js';
-import { createLogger } from '../../src/logger.js';
-import { buildRegistry } from '../../src/registry.js';
-import { DiscordEmulator } from './discordEmulator.js';
+import { startBot, type RunningBot } from '../../src/discord/bot.js';
+import { parseConfig, type Config } from '../../src/config/config.js';
+import type { LinkedCredentials } from '../../src/accounts/credentials.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { buildRegistry } from '../../src/discord/registry.js';
+import { DiscordEmulator } from './discord/emulator.js';
 import { UpstreamStandIn } from './upstreamStandIn.js';
 
 export interface HarnessOptions {

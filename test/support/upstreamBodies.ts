@@ -1,5 +1,5 @@
-import type { LinkedCredentials } from '../../src/credentials.js';
-import { HARM_CATEGORIES, type HarmCategory, type SafetyRating } from '../../src/generationResponse.js';
+import type { LinkedCredentials } from '../../src/accounts/credentials.js';
+import { HARM_CATEGORIES, type HarmCategory, type SafetyRating } from '../../src/generation/generationResponse.js';
 
 // Bodies and answers for the upstream stand-in, also used by tests to script it.
 

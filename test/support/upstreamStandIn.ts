@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { LinkedCredentials } from '../../src/credentials.js';
+import type { LinkedCredentials } from '../../src/accounts/credentials.js';
 import {
 	loginResponse,
 	REAL_SERVICE_EXTRAS,

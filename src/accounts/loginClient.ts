@@ -1,0 +1,148 @@
+import { Agent } from 'undici';
+import type { LinkedCredentials } from './credentials.js';
+import { LoginError, type LoginErrorCode } from '../answers/veilError.js';
+import { extractTokens } from './extractTokens.js';
+import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
+import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
+
+const DEFAULT_RATE_LIMIT_SECONDS = 60;
+
+const USER_MESSAGES: Record<Exclude<LoginErrorCode, 'login_rate_limited'>, string> = {
+	login_invalid_credentials: "That email and password weren't accepted. Your earlier link, if any, is unchanged.",
+	login_unavailable: "The account service isn't answering right now; nothing was changed. Please try again later.",
+	login_unreadable:
+		"The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
+};
+
+/** Options of {@link LoginClient}. */
+export interface LoginClientOptions {
+	/** `AUTH_BASE_URL`; a trailing `/` or a path of its own is fine. */
+	authBaseUrl: string;
+	/** `AUTH_PATH_PREFIX`: one path segment, slashes around it ignored. */
+	pathPrefix: string;
+	/** The whole exchange, connect to last byte. Default 15000. */
+	timeoutMs?: number;
+}
+
+/**
+ * The login endpoint of the seed (SPEC §4). One attempt only: a login is never sent twice, so a time-out or a
+ * dropped connection is reported, not retried. Every failure is a {@link LoginError}; neither the email nor the
+ * password ever appears in its texts or its `cause`, and the service's body never reaches the member.
+ */
+export class LoginClient {
+	readonly #agent: Agent;
+	readonly #origin: string;
+	readonly #path: string;
+	readonly #timeoutMs: number;
+
+	constructor(options: LoginClientOptions) {
+		const base = new URL(options.authBaseUrl);
+		const prefix = options.pathPrefix
+			.split('/')
+			.filter((segment) => segment !== '')
+			.map((segment) => `/${encodeURIComponent(segment)}`)
+			.join('');
+		this.#origin = base.origin;
+		this.#path = `${base.pathname.replace(/\/+$/, '')}${prefix}/api/auth/login`;
+		this.#timeoutMs = options.timeoutMs ?? 15_000;
+		this.#agent = new Agent({
+			connectTimeout: this.#timeoutMs,
+			headersTimeout: this.#timeoutMs,
+			bodyTimeout: this.#timeoutMs,
+		});
+	}
+
+	/** The endpoint, for logs (it holds no secret). */
+	describeUrl(): string {
+		return `${this.#origin}${this.#path}`;
+	}
+
+	/**
+	 * Exchanges an email and password for the account's tokens, or throws a {@link LoginError} (or `signal.reason`
+	 * when the caller aborts). The form is `URLSearchParams` encoding, i.e. `application/x-www-form-urlencoded`
+	 * proper: a space is sent as `+` and a literal `+` as `%2B`, which every form decoder reads back exactly.
+	 */
+	async login(email: string, password: string, options: { signal?: AbortSignal } = {}): Promise<LinkedCredentials> {
+		const { signal } = options;
+		signal?.throwIfAborted();
+		const form = new URLSearchParams({ username: email, password });
+		const scrub = secretScrubber([
+			email,
+			password,
+			encodeURIComponent(email),
+			encodeURIComponent(password),
+			new URLSearchParams({ v: email }).toString().slice(2),
+			new URLSearchParams({ v: password }).toString().slice(2),
+			form.toString(),
+		]);
+		const deadline = AbortSignal.timeout(this.#timeoutMs);
+		let status: number;
+		let headers: Record<string, string | string[] | undefined>;
+		let body: string;
+		try {
+			const response = await this.#agent.request({
+				origin: this.#origin,
+				path: this.#path,
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: form.toString(),
+				signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]),
+			});
+			status = response.statusCode;
+			headers = response.headers;
+			// Read whatever the status: an unread body would keep the socket from being reused.
+			body = await response.body.text();
+		} catch (error) {
+			if (signal?.aborted) throw signal.reason;
+			const what = deadline.aborted ? `timed out after ${this.#timeoutMs} ms` : 'failed';
+			throw this.#failure('login_unavailable', `login request to ${this.describeUrl()} ${what}`, {
+				cause: sanitizeError(error, scrub),
+			});
+		}
+		return this.#interpret(status, headers, body);
+	}
+
+	/**
+	 * Ends the dispatcher and its sockets at once: callers close only after their calls have finished or been
+	 * aborted, and a hung connection must not hold the exit.
+	 */
+	async close(): Promise<void> {
+		await this.#agent.destroy();
+	}
+
+	#interpret(status: number, headers: Record<string, string | string[] | undefined>, body: string): LinkedCredentials {
+		const where = `account service (${this.describeUrl()}) answered HTTP ${status}`;
+		if (status >= 200 && status < 300) {
+			const contentType = headers['content-type'];
+			const tokens = extractTokens({
+				body,
+				contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+				setCookie: asList(headers['set-cookie']),
+			});
+			if (tokens === undefined) throw this.#failure('login_unreadable', `${where} without both tokens`);
+			return tokens;
+		}
+		if (status === 401 || status === 403) throw this.#failure('login_invalid_credentials', where);
+		if (status === 429) {
+			const waitMs = parseRetryAfterMs(headers['retry-after']) ?? DEFAULT_RATE_LIMIT_SECONDS * 1000;
+			const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+			throw new LoginError(
+				'login_rate_limited',
+				`${where}, retry after ${seconds} s`,
+				`Too many login attempts. Please wait about ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
+				{ retryAfterSeconds: seconds },
+			);
+		}
+		if (status >= 500) throw this.#failure('login_unavailable', where);
+		throw this.#failure('login_unreadable', `${where}, not a login answer`);
+	}
+
+	#failure(code: Exclude<LoginErrorCode, 'login_rate_limited'>, message: string, options?: { cause?: unknown }) {
+		return new LoginError(code, message, USER_MESSAGES[code], options);
+	}
+}
+
+function asList(value: string | string[] | undefined): string[] {
+	if (value === undefined) return [];
+	return Array.isArray(value) ? value : [value];
+}

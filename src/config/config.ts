@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { KEY_FORMAT, parseEncryptionKey } from '../accounts/sealTokens.js';
+
+/** The bot's configuration, parsed once from the environment. The core never reads `process.env`. */
+export interface Config {
+	readonly discordToken: string;
+	readonly discordApplicationId: string | undefined;
+	readonly discordGuildId: string | undefined;
+	readonly discordApiUrl: string;
+	readonly generationBaseUrl: string;
+	readonly generationApiKey: string;
+	readonly generationModel: string;
+	readonly generationTimeoutMs: number;
+	readonly authBaseUrl: string;
+	readonly authPathPrefix: string;
+	readonly tokenEncryptionKey: Buffer;
+	readonly storeUrl: string;
+	readonly requireLink: boolean;
+	readonly flagRetentionDays: number;
+	readonly logLevel: string;
+}
+
+/** Bad configuration: `message` lists every problem by name, and never a value. */
+export class ConfigError extends Error {
+	override readonly name = 'ConfigError';
+	readonly problems: readonly string[];
+
+	constructor(problems: readonly string[]) {
+		super(`Veil cannot start: the configuration has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+		this.problems = problems;
+	}
+}
+
+const snowflake = z.string().regex(/^\d{17,20}$/, 'a Discord id (17 to 20 digits)');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL' });
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
+	z.preprocess(blankToUndefined, schema.prefault(fallback as never));
+
+const requiredText = (what: string) => z.string({ error: what }).trim().min(1, what);
+const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((v) => ['true', '1', 'yes'].includes(v));
+const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
+
+const environmentSchema = z.object({
+	DISCORD_TOKEN: requiredText('the bot token from the Developer Portal'),
+	DISCORD_APPLICATION_ID: optional(snowflake),
+	DISCORD_GUILD_ID: optional(snowflake),
+	DISCORD_API_URL: withDefault(httpUrl, 'https://discord.com/api'),
+	GENERATION_BASE_URL: httpUrl,
+	GENERATION_API_KEY: requiredText('the API key of the generation service'),
+	GENERATION_MODEL: withDefault(z.string().regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)'), 'textmodel-pro'),
+	GENERATION_TIMEOUT_MS: withDefault(positiveInt('a whole number of milliseconds above 0'), 60_000),
+	AUTH_BASE_URL: httpUrl,
+	AUTH_PATH_PREFIX: z
+		.string({ error: 'one path segment, like `acme`' })
+		.regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
+	TOKEN_ENCRYPTION_KEY: z.string({ error: KEY_FORMAT }).transform((value, ctx) => {
+		try {
+			return parseEncryptionKey(value);
+		} catch {
+			ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
+			return z.NEVER;
+		}
+	}),
+	STORE_URL: withDefault(
+		z.string().regex(/^(sqlite:\/\/.+|rediss?:\/\/.+|memory:\/\/)$/, 'sqlite://PATH, redis://HOST:PORT or memory://'),
+		'sqlite://data/bot.sqlite',
+	),
+	REQUIRE_LINK: withDefault(booleanFlag, 'true'),
+	FLAG_RETENTION_DAYS: withDefault(
+		z.coerce.number({ error: 'a number of days above 0' }).positive('a number of days above 0'),
+		30,
+	),
+	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+});
+
+/**
+ * Parses the environment into a frozen Config. Throws ConfigError naming every missing or invalid variable with
+ * what is expected; zod's messages are built from our own texts, so no value (secret or not) is echoed.
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+	const result = environmentSchema.safeParse(env);
+	if (!result.success) throw new ConfigError(describeIssues(result.error.issues, env));
+	const e = result.data;
+	return Object.freeze({
+		discordToken: e.DISCORD_TOKEN,
+		discordApplicationId: e.DISCORD_APPLICATION_ID,
+		discordGuildId: e.DISCORD_GUILD_ID,
+		discordApiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
+		generationBaseUrl: e.GENERATION_BASE_URL,
+		generationApiKey: e.GENERATION_API_KEY,
+		generationModel: e.GENERATION_MODEL,
+		generationTimeoutMs: e.GENERATION_TIMEOUT_MS,
+		authBaseUrl: e.AUTH_BASE_URL,
+		authPathPrefix: e.AUTH_PATH_PREFIX,
+		tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
+		storeUrl: e.STORE_URL,
+		requireLink: e.REQUIRE_LINK,
+		flagRetentionDays: e.FLAG_RETENTION_DAYS,
+		logLevel: e.LOG_LEVEL,
+	});
+}
+
+/** What `deploy-commands` needs: the token, the application id, and where to register. */
+export interface DeployConfig {
+	readonly discordToken: string;
+	readonly discordApplicationId: string;
+	readonly discordGuildId: string | undefined;
+	readonly discordApiUrl: string;
+}
+
+const deploySchema = environmentSchema
+	.pick({ DISCORD_TOKEN: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true })
+	.extend({ DISCORD_APPLICATION_ID: snowflake.or(z.undefined()).refine((v) => v !== undefined, 'the application (client) id from the Developer Portal') });
+
+/** Parses the few names `deploy-commands` needs, with the same all-problems-at-once message. */
+export function parseDeployConfig(env: Record<string, string | undefined>): DeployConfig {
+	const result = deploySchema.safeParse(env);
+	if (!result.success) throw new ConfigError(describeIssues(result.error.issues, env));
+	return Object.freeze({
+		discordToken: result.data.DISCORD_TOKEN,
+		discordApplicationId: result.data.DISCORD_APPLICATION_ID as string,
+		discordGuildId: result.data.DISCORD_GUILD_ID,
+		discordApiUrl: result.data.DISCORD_API_URL.replace(/\/+$/, ''),
+	});
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[], env: Record<string, string | undefined>): string[] {
+	const problems = issues.map((issue) => {
+		const name = String(issue.path[0] ?? 'environment');
+		const missing = env[name] === undefined || env[name]?.trim() === '';
+		return `${name}: ${missing ? 'missing' : 'invalid'}; expected ${issue.message}`;
+	});
+	return [...new Set(problems)];
+}

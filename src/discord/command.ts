@@ -1,0 +1,55 @@
+import type {
+	ButtonInteraction,
+	ChatInputCommandInteraction,
+	ModalSubmitInteraction,
+	RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Client } from 'discord.js';
+import type { AccountRepository } from '../accounts/accountRepository.js';
+import type { Config } from '../config/config.js';
+import type { CustomIdPrefix } from './customId.js';
+import type { FlagRepository } from '../moderation/flagRepository.js';
+import type { GenerationClient } from '../generation/generationClient.js';
+import type { Logger } from '../logging/logger.js';
+import type { LoginClient } from '../accounts/loginClient.js';
+import type { SettingsRepository } from '../storage/settingsRepository.js';
+
+/** What every handler stands on; built once at start (tests build their own) and passed in, never imported. */
+export interface BotContext {
+	readonly config: Config;
+	readonly logger: Logger;
+	readonly accounts: AccountRepository;
+	readonly flags: FlagRepository;
+	readonly settings: SettingsRepository;
+	readonly generation: GenerationClient;
+	readonly login: LoginClient;
+	readonly client: Client;
+}
+
+/** The context of one interaction: the bot's, plus a child logger that names the interaction. */
+export interface InteractionContext extends BotContext {
+	readonly log: Logger;
+	/** Aborts when a shutdown runs out of patience: pass it to every upstream call. */
+	readonly signal: AbortSignal;
+}
+
+export interface ButtonHandler {
+	readonly kind: 'button';
+	readonly prefix: CustomIdPrefix;
+	handle(interaction: ButtonInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
+}
+
+export interface ModalHandler {
+	readonly kind: 'modal';
+	readonly prefix: CustomIdPrefix;
+	handle(interaction: ModalSubmitInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
+}
+
+export type ComponentHandler = ButtonHandler | ModalHandler;
+
+/** One slash command: its registration JSON, its handler, and the components it owns. */
+export interface Command {
+	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
+	execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void>;
+	readonly components?: readonly ComponentHandler[];
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
+import type { BotContext, InteractionContext } from './command.js';
+import { VeilError } from '../answers/veilError.js';
+import type { Registry } from './registry.js';
+import { NO_MENTIONS } from './mentions.js';
+
+const RESTARTING = 'Veil is restarting right now. Please try again in a moment.';
+
+/** The reason an interaction still running when the shutdown grace runs out is stopped with. */
+class ShuttingDownError extends VeilError {
+	override readonly name = 'ShuttingDownError';
+
+	constructor() {
+		super('shutting_down', 'stopped by the shutdown after its grace period', RESTARTING);
+	}
+}
+
+/**
+ * Routes every interaction to its command or component handler, and is the one place that turns an error into
+ * the member's answer: a VeilError's own sentence, or a generic line with an incident id that matches the log.
+ * It also tracks interactions in flight, so a shutdown can let them finish.
+ */
+export class InteractionRouter {
+	readonly #registry: Registry;
+	readonly #ctx: BotContext;
+	readonly #inFlight = new Set<Promise<void>>();
+	readonly #shutdown = new AbortController();
+	#accepting = true;
+
+	constructor(registry: Registry, ctx: BotContext) {
+		this.#registry = registry;
+		this.#ctx = ctx;
+	}
+
+	get inFlight(): number {
+		return this.#inFlight.size;
+	}
+
+	/** Handles one interaction; never rejects. */
+	dispatch(interaction: Interaction): Promise<void> {
+		const running = this.#run(interaction).finally(() => this.#inFlight.delete(running));
+		this.#inFlight.add(running);
+		return running;
+	}
+
+	/** Stops taking new work: later interactions get a "restarting" answer instead. */
+	stopAccepting(): void {
+		this.#accepting = false;
+	}
+
+	/**
+	 * Stops the work of every interaction in flight (upstream calls abort), so each ends with the "restarting"
+	 * answer instead of being cut off in "thinking…" when the process exits.
+	 */
+	abortInFlight(): void {
+		this.#shutdown.abort(new ShuttingDownError());
+	}
+
+	/** Waits for the interactions in flight, at most `timeoutMs`; true when all finished. */
+	async drain(timeoutMs: number): Promise<boolean> {
+		let timer: NodeJS.Timeout | undefined;
+		const timedOut = new Promise<false>((resolve) => {
+			timer = setTimeout(() => resolve(false), timeoutMs);
+		});
+		const finished = Promise.allSettled([...this.#inFlight]).then(() => true as const);
+		const result = await Promise.race([finished, timedOut]);
+		clearTimeout(timer);
+		return result;
+	}
+
+	async #run(interaction: Interaction): Promise<void> {
+		if (!interaction.isRepliable()) return;
+		const log = this.#ctx.logger.child({
+			interactionId: interaction.id,
+			userId: interaction.user.id,
+			guildId: interaction.guildId ?? undefined,
+			route: describeRoute(interaction),
+		});
+		const ctx: InteractionContext = { ...this.#ctx, log, signal: this.#shutdown.signal };
+		const started = performance.now();
+		try {
+			if (!this.#accepting) {
+				await interaction.reply({ content: RESTARTING, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+				return;
+			}
+			await this.#route(interaction, ctx);
+		} catch (error) {
+			await answerError(interaction, error, log);
+		} finally {
+			log.debug({ ms: Math.round(performance.now() - started) }, 'interaction handled');
+		}
+	}
+
+	async #route(interaction: RepliableInteraction, ctx: InteractionContext): Promise<void> {
+		if (interaction.isChatInputCommand()) {
+			const command = this.#registry.commands.get(interaction.commandName);
+			if (!command) throw new VeilError('unknown_command', `unknown command ${interaction.commandName}`, "This command isn't part of this version of Veil.");
+			ctx.log.debug('command received');
+			await command.execute(interaction, ctx);
+			return;
+		}
+		if (interaction.isButton() || interaction.isModalSubmit()) {
+			const found = this.#registry.findComponent(interaction.customId);
+			if (!found || found.handler.kind !== (interaction.isButton() ? 'button' : 'modal')) {
+				throw new VeilError('unknown_component', `unknown component ${interaction.customId.slice(0, 40)}`, "This button is no longer in use. Please run the command again.");
+			}
+			ctx.log.debug('component received');
+			// The kind check above pairs each interaction with the handler of its own kind.
+			await (found.handler.handle as (i: RepliableInteraction, p: readonly string[], c: InteractionContext) => Promise<void>)(
+				interaction,
+				found.payload,
+				ctx,
+			);
+			return;
+		}
+		throw new VeilError('unsupported_interaction', `unsupported interaction type ${interaction.type}`, "Veil doesn't handle this kind of interaction.");
+	}
+}
+
+function describeRoute(interaction: Interaction): string {
+	if (interaction.isChatInputCommand()) {
+		const sub = interaction.options.getSubcommand(false);
+		return sub ? `/${interaction.commandName} ${sub}` : `/${interaction.commandName}`;
+	}
+	if (interaction.isButton() || interaction.isModalSubmit()) return interaction.customId.split(':').slice(0, 2).join(':');
+	return `type ${interaction.type}`;
+}
+
+/** Answers the member with what went wrong, by the interaction's state: reply, edit the deferral, or follow up. */
+export async function answerError(interaction: RepliableInteraction, error: unknown, log: InteractionContext['log']): Promise<void> {
+	let content: string;
+	if (error instanceof VeilError) {
+		content = error.userMessage;
+		log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
+	} else {
+		const incident = randomUUID().slice(0, 8);
+		content = `Something went wrong on Veil's side. If it keeps happening, give a server admin this reference: \`${incident}\`.`;
+		log.error({ err: error, incident }, 'interaction failed');
+	}
+	try {
+		if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
+			await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS });
+		} else if (interaction.replied || interaction.deferred) {
+			// A button's deferred update must not overwrite the message it is on (a moderator's view, a list page):
+			// the error goes as a message of its own, and after a deferred reply it takes the place of "thinking…".
+			await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+		} else {
+			await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+		}
+	} catch (answerFailure) {
+		log.error({ err: answerFailure }, 'could not deliver the error answer');
+	}
+}

@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { KeyedLock } from '../storage/keyedLock.js';
+import type { Store } from '../storage/store.js';
+
+const ratingLineSchema = z.object({
+	source: z.enum(['prompt', 'reply']),
+	category: z.string(),
+	probability: z.string(),
+	blocked: z.boolean(),
+});
+
+export const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
+export type FlagDecision = (typeof FLAG_DECISIONS)[number];
+
+const flagRecordSchema = z.object({
+	version: z.literal(1),
+	id: z.string(),
+	guildId: z.string(),
+	channelId: z.string(),
+	userId: z.string(),
+	/** The member's hidden-reply notice; absent when it was ephemeral (a private ask) and so cannot be replied to. */
+	noticeMessageId: z.string().optional(),
+	prompt: z.string().nullable(),
+	text: z.string().nullable(),
+	ratings: z.array(ratingLineSchema),
+	finishReason: z.string().optional(),
+	blockReason: z.string().optional(),
+	model: z.string(),
+	createdAt: z.string(),
+	expiresAt: z.string(),
+	/** One decision per flag: a second press finds it here and answers without acting twice. */
+	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string() }).optional(),
+});
+
+export type FlagRecord = z.infer<typeof flagRecordSchema>;
+export type NewFlag = Omit<FlagRecord, 'version' | 'id' | 'createdAt' | 'expiresAt' | 'decision'>;
+
+const indexSchema = z.array(z.tuple([z.string(), z.number()]));
+type FlagIndex = z.infer<typeof indexSchema>;
+
+/** Past this many entries a server's index drops its oldest: listing stays one read, whatever the traffic. */
+const INDEX_LIMIT = 5000;
+const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+const DAY_MS = 86_400_000;
+
+/** A short random id (10 characters, 50 bits): nothing about one id tells the next. */
+export function newFlagId(): string {
+	return [...randomBytes(10)].map((byte) => ID_ALPHABET[byte & 31]).join('');
+}
+
+/** A moderator's decision as asked for: what and by whom; the time is stamped when it is recorded. */
+export interface DecisionRequest {
+	readonly kind: FlagDecision;
+	readonly by: string;
+}
+
+/** What `decide` did: recorded this decision, found an earlier one (and did nothing), or found no such flag. */
+export type DecideOutcome =
+	| { readonly kind: 'decided'; readonly flag: FlagRecord }
+	| { readonly kind: 'already-decided'; readonly flag: FlagRecord }
+	| { readonly kind: 'not-found' };
+
+export interface FlagPage {
+	readonly flags: readonly FlagRecord[];
+	readonly page: number;
+	readonly pageCount: number;
+	readonly total: number;
+}
+
+/**
+ * Flag records, each kept for the retention period (store TTL), scoped to their server: the key holds the server
+ * id, so an id from another server is simply not found. A per-server index (newest first) lets a page be read
+ * without scanning the store; updates to it are serialised per server so concurrent asks never lose an entry.
+ *
+ * Both locks are in-process. That is enough when every interaction of a server reaches one process, as with
+ * gateway sharding (a server belongs to one shard); processes that share a Redis store and the same servers could
+ * still interleave, and would need a store-side lock.
+ */
+export class FlagRepository {
+	readonly #store: Store;
+	readonly #retentionMs: number;
+	readonly #indexLocks = new KeyedLock();
+	readonly #decisionLocks = new KeyedLock();
+
+	constructor(store: Store, retentionDays: number) {
+		this.#store = store;
+		this.#retentionMs = retentionDays * DAY_MS;
+	}
+
+	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
+		const record: FlagRecord = {
+			...flag,
+			version: 1,
+			id: newFlagId(),
+			createdAt: now.toISOString(),
+			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
+		};
+		await this.#store.set('flags', `${record.guildId}:${record.id}`, record, this.#retentionMs);
+		await this.#withIndex(record.guildId, (index) => [[record.id, now.getTime()], ...index]);
+		return record;
+	}
+
+	/** The flag with this id in this server, or undefined (unknown, expired, or another server's). */
+	async find(guildId: string, id: string): Promise<FlagRecord | undefined> {
+		if (!/^[a-z0-9]{1,32}$/.test(id)) return undefined;
+		return this.#parse(await this.#store.get('flags', `${guildId}:${id}`));
+	}
+
+	/** Saves a changed record, keeping its original expiry. */
+	async replace(record: FlagRecord, now = new Date()): Promise<void> {
+		const ttl = Date.parse(record.expiresAt) - now.getTime();
+		if (ttl <= 0) return;
+		await this.#store.set('flags', `${record.guildId}:${record.id}`, record, ttl);
+	}
+
+	/**
+	 * Records a moderator's decision. One decision per flag: released, dismissed and reviewed each close it, and a
+	 * later press finds the first decision and changes nothing. Decisions on one flag run one at a time, so two
+	 * presses at once cannot both act.
+	 *
+	 * `act` runs under that lock before the decision is saved (a release posts the answer there): when it throws,
+	 * nothing is recorded and the error goes to the caller. A dismissal erases the prompt and the text and keeps
+	 * the rest.
+	 */
+	decide(
+		guildId: string,
+		id: string,
+		request: DecisionRequest,
+		act?: (flag: FlagRecord) => Promise<void>,
+		now?: Date,
+	): Promise<DecideOutcome> {
+		return this.#decisionLocks.run(`${guildId}:${id}`, async () => {
+			const flag = await this.find(guildId, id);
+			if (!flag) return { kind: 'not-found' };
+			if (flag.decision) return { kind: 'already-decided', flag };
+			if (act) await act(flag);
+			const at = now ?? new Date();
+			const decided: FlagRecord = {
+				...flag,
+				...(request.kind === 'dismissed' ? { prompt: null, text: null } : {}),
+				decision: { kind: request.kind, by: request.by, at: at.toISOString() },
+			};
+			await this.#saveDecision(decided, at, act !== undefined);
+			return { kind: 'decided', flag: decided };
+		});
+	}
+
+	/**
+	 * Once `act` has posted, the decision must stick, or a second press would post again: a store that fails is
+	 * tried a few times more before the failure goes to the moderator.
+	 */
+	async #saveDecision(decided: FlagRecord, at: Date, acted: boolean): Promise<void> {
+		const attempts = acted ? 3 : 1;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await this.replace(decided, at);
+				return;
+			} catch (error) {
+				if (attempt >= attempts) throw error;
+			}
+		}
+	}
+
+	/** One page (1-based) of the server's live flags, newest first. */
+	async list(guildId: string, page: number, pageSize = 10, now = new Date()): Promise<FlagPage> {
+		const cutoff = now.getTime() - this.#retentionMs;
+		const index = (await this.#readIndex(guildId)).filter(([, at]) => at > cutoff);
+		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));
+		const current = Math.min(Math.max(1, page), pageCount);
+		const slice = index.slice((current - 1) * pageSize, current * pageSize);
+		const raw = await this.#store.getMany('flags', slice.map(([id]) => `${guildId}:${id}`));
+		const flags = raw.map((value) => this.#parse(value)).filter((flag): flag is FlagRecord => flag !== undefined);
+		if (flags.length < slice.length) {
+			const gone = new Set(slice.map(([id]) => id).filter((id) => !flags.some((flag) => flag.id === id)));
+			await this.#withIndex(guildId, (current) => current.filter(([id, at]) => at > cutoff && !gone.has(id)));
+		}
+		return { flags, page: current, pageCount, total: index.length };
+	}
+
+	async #readIndex(guildId: string): Promise<FlagIndex> {
+		const parsed = indexSchema.safeParse(await this.#store.get('flag-index', guildId));
+		return parsed.success ? parsed.data : [];
+	}
+
+	#withIndex(guildId: string, change: (index: FlagIndex) => FlagIndex): Promise<void> {
+		return this.#indexLocks.run(guildId, async () => {
+			const updated = change(await this.#readIndex(guildId)).slice(0, INDEX_LIMIT);
+			await this.#store.set('flag-index', guildId, updated, this.#retentionMs);
+		});
+	}
+
+	#parse(raw: unknown): FlagRecord | undefined {
+		const parsed = flagRecordSchema.safeParse(raw);
+		return parsed.success ? parsed.data : undefined;
+	}
+}

@@ -1,0 +1,187 @@
+import {
+	ActionRowBuilder,
+	AttachmentBuilder,
+	ButtonBuilder,
+	ButtonStyle,
+	EmbedBuilder,
+	time,
+	TimestampStyles,
+	type MessageMentionOptions,
+} from 'discord.js';
+import { buildCustomId, CUSTOM_ID } from '../discord/customId.js';
+import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
+import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
+import { truncate } from '../replies/truncate.js';
+import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
+
+/** The one answer for an unknown, expired or other server's id, so ids cannot be probed across servers. */
+export const NO_SUCH_FLAG = 'No flag with that id in this server.';
+
+export const PAGE_SIZE = 10;
+export const PROMPT_ATTACHMENT_NAME = 'prompt.md';
+
+// Embed budget: description ≤ 4096 and the whole embed ≤ 6000; the fields below stay well under the rest.
+const PROMPT_PREVIEW = 1000;
+const TEXT_PREVIEW = 2600;
+const LIST_LINE_LIMIT = 380;
+
+const STATUS_COLOR: Readonly<Record<FlagDecision | 'pending', number>> = {
+	pending: 0xe67e22,
+	released: 0x2ecc71,
+	dismissed: 0x95a5a6,
+	reviewed: 0x3498db,
+};
+
+/** A message as the flag views send or edit it: every part given, so an edit also drops what is no longer there. */
+export interface FlagMessage {
+	content: string;
+	embeds: EmbedBuilder[];
+	components: ActionRowBuilder<ButtonBuilder>[];
+	files: AttachmentBuilder[];
+	allowedMentions: MessageMentionOptions;
+}
+
+/** `pending`, or who decided what and when, e.g. `released by <@1> <t:…:R>`; mentions render and never ping in embeds. */
+export function flagStatus(flag: FlagRecord): string {
+	if (!flag.decision) return 'pending';
+	return `${flag.decision.kind} by <@${flag.decision.by}> ${time(new Date(flag.decision.at), TimestampStyles.RelativeTime)}`;
+}
+
+/** Why it was hidden in a few words: each flagged category with its probability, or the other reason. */
+export function flagCategories(flag: FlagRecord): string {
+	const seen = new Set<string>();
+	for (const line of flaggedRatings(flag.ratings)) {
+		seen.add(`${categoryLabel(line.category)} ${upstreamLabel(line.probability)}${line.blocked ? ' (blocked)' : ''}`);
+	}
+	for (const reason of describeStopReasons(flag)) seen.add(reason);
+	return seen.size > 0 ? [...seen].join(', ') : 'ratings incomplete';
+}
+
+/** Where the member's hidden-reply notice is, when there is one (a private ask has none). */
+export function noticeLink(flag: FlagRecord): string | undefined {
+	if (!flag.noticeMessageId) return undefined;
+	return `https://discord.com/channels/${flag.guildId}/${flag.channelId}/${flag.noticeMessageId}`;
+}
+
+/** One page of `/flagged list`: a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
+export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number): FlagMessage {
+	const kept = `Hidden replies are kept ${formatDays(retentionDays)}.`;
+	if (page.total === 0) {
+		return message(`No flagged replies are kept in this server right now. ${kept}`, [], []);
+	}
+	const lines = page.flags.map((flag) =>
+		truncate(
+			`\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
+				`${flagCategories(flag)} · **${flagStatus(flag)}**`,
+			LIST_LINE_LIMIT,
+		),
+	);
+	const embed = new EmbedBuilder()
+		.setTitle(`Flagged replies · page ${page.page} of ${page.pageCount}`)
+		.setColor(STATUS_COLOR.pending)
+		.setDescription(lines.join('\n'))
+		.setFooter({ text: `${page.total} in all, newest first. ${kept} Open one with /flagged view id.` });
+	const components =
+		page.pageCount > 1
+			? [
+					new ActionRowBuilder<ButtonBuilder>().addComponents(
+						pageButton('Previous', page.page - 1, moderatorId, page.page <= 1),
+						pageButton('Next', page.page + 1, moderatorId, page.page >= page.pageCount),
+					),
+				]
+			: [];
+	return message('', [embed], components);
+}
+
+/**
+ * The whole record for a moderator: metadata, status, a jump link to the hidden-reply notice, the prompt and the
+ * text (previewed in the embed, attached in full when longer), and the decision buttons while it is pending.
+ * `note` opens the message, e.g. the outcome of the button just pressed.
+ */
+export function flagViewMessage(flag: FlagRecord, note = ''): FlagMessage {
+	const status = flag.decision?.kind ?? 'pending';
+	const link = noticeLink(flag);
+	const reasons = describeStopReasons(flag);
+	const embed = new EmbedBuilder()
+		.setTitle(`Flag ${flag.id}`)
+		.setColor(STATUS_COLOR[status])
+		.addFields(
+			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
+			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
+			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
+			{ name: 'Status', value: flagStatus(flag) },
+			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || 'Ratings incomplete or missing', 600) },
+			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
+			{ name: 'Hidden reply', value: link ? `[Jump to the member's notice](${link})` : 'Asked privately: there is no public notice.' },
+			{
+				name: 'Kept until',
+				value: `${time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime)} · model ${truncate(flag.model, 100)}`,
+			},
+		);
+	const files: AttachmentBuilder[] = [];
+	if (flag.prompt === null || flag.text === null) {
+		embed.setDescription('*The prompt and the reply were erased when this flag was dismissed.*');
+	} else {
+		const prompt = preview(flag.prompt, PROMPT_PREVIEW);
+		const text = preview(flag.text, TEXT_PREVIEW);
+		if (prompt.cut) files.push(new AttachmentBuilder(Buffer.from(flag.prompt, 'utf8'), { name: PROMPT_ATTACHMENT_NAME }));
+		if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
+		const attached = files.length > 0 ? `\n-# Cut short here; attached in full as ${files.map((file) => file.name).join(' and ')}.` : '';
+		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
+	}
+	return message(note, [embed], status === 'pending' ? [decisionButtons(flag.id)] : [], files);
+}
+
+/** The first line of a released answer, in its original channel; `userId` is named when there is no notice to reply to. */
+export function releaseHeader(userId?: string): string {
+	const to = userId ? ` (an answer to <@${userId}>` : ' (this answer';
+	return `🔓 **Released by a moderator after review**${to} was hidden by mistake)`;
+}
+
+/** What a moderator reads after a press that found an earlier decision. */
+export function alreadyDecidedNote(flag: FlagRecord): string {
+	return `This flag was already ${flagStatus(flag)}, so nothing was done.`;
+}
+
+function decisionButtons(flagId: string): ActionRowBuilder<ButtonBuilder> {
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagRelease, flagId)).setLabel('Release').setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagDismiss, flagId)).setLabel('Dismiss').setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagReview, flagId)).setLabel('Mark reviewed').setStyle(ButtonStyle.Secondary),
+	);
+}
+
+function pageButton(label: string, page: number, moderatorId: string, disabled: boolean): ButtonBuilder {
+	return new ButtonBuilder()
+		.setCustomId(buildCustomId(CUSTOM_ID.flaggedPage, page, moderatorId))
+		.setLabel(label)
+		.setStyle(ButtonStyle.Secondary)
+		.setDisabled(disabled);
+}
+
+/**
+ * Model text in a code block, so nothing in it renders as markup, links or mentions; a fence inside it is
+ * defused with look-alike characters (the attachment keeps the exact text).
+ */
+function preview(text: string, limit: number): { block: string; cut: boolean } {
+	if (text === '') return { block: '*(empty)*', cut: false };
+	const shown = truncate(text, limit).replaceAll('```', 'ˋˋˋ');
+	return { block: `\`\`\`\n${shown}\n\`\`\``, cut: text.length > limit };
+}
+
+function formatDays(days: number): string {
+	const units: Array<[number, string]> = [[1, 'day'], [1 / 24, 'hour'], [1 / 1440, 'minute'], [1 / 86_400, 'second']];
+	const [size, unit] = units.find(([size]) => days >= size) ?? units[units.length - 1]!;
+	const count = Number((days / size).toFixed(1));
+	return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+function message(
+	content: string,
+	embeds: EmbedBuilder[],
+	components: ActionRowBuilder<ButtonBuilder>[],
+	files: AttachmentBuilder[] = [],
+): FlagMessage {
+	return { content, embeds, components, files, allowedMentions: NO_MENTIONS };
+}

@@ -1,0 +1,97 @@
+import {
+	ActionRowBuilder,
+	ButtonBuilder,
+	ButtonStyle,
+	EmbedBuilder,
+	PermissionFlagsBits,
+	time,
+	TimestampStyles,
+	type Client,
+	type PermissionsBitField,
+} from 'discord.js';
+import { buildCustomId, CUSTOM_ID } from '../discord/customId.js';
+import type { FlagRecord } from './flagRepository.js';
+import type { Logger } from '../logging/logger.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
+import { truncate } from '../replies/truncate.js';
+import { describeRatings, describeStopReasons, flaggedRatings } from './ratingLabels.js';
+import type { SettingsRepository } from '../storage/settingsRepository.js';
+
+/** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
+export function flagEmbed(flag: FlagRecord): EmbedBuilder {
+	const flagged = describeRatings(flaggedRatings(flag.ratings));
+	const reasons = describeStopReasons(flag);
+	return new EmbedBuilder()
+		.setTitle('Reply hidden by the safety filter')
+		.setColor(0xe67e22)
+		.addFields(
+			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
+			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
+			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
+			{ name: 'Ratings', value: truncate(flagged.join('\n') || 'Ratings incomplete or missing', 1024) },
+			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),
+			{ name: 'Flag', value: `\`${flag.id}\` · model ${truncate(flag.model, 200)}` },
+		)
+		.setFooter({ text: 'Use View reply or /flagged view to read it. Only members with Manage Messages can.' });
+}
+
+/** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
+export function viewReplyButton(flagId: string): ActionRowBuilder<ButtonBuilder> {
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagView, flagId)).setLabel('View reply').setStyle(ButtonStyle.Secondary),
+	);
+}
+
+/**
+ * Posts a hidden reply's metadata to the server's mod-log, when one is set. A failure is logged and remembered for
+ * the next `/settings modlog`, and never reaches the member: the flag is already stored.
+ */
+export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client; settings: SettingsRepository; log: Logger }): Promise<void> {
+	let modlogChannelId: string | undefined;
+	try {
+		({ modlogChannelId } = await deps.settings.get(flag.guildId));
+	} catch (error) {
+		// The flag is stored and the member answered; without the setting there is nothing to post, or to report.
+		deps.log.warn({ err: error, flagId: flag.id }, 'could not read the mod-log setting');
+		return;
+	}
+	if (!modlogChannelId) return;
+	try {
+		const channel = await deps.client.channels.fetch(modlogChannelId);
+		if (!channel?.isSendable()) throw new Error('the mod-log channel is not a channel Veil can send to');
+		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(flag.id)], allowedMentions: NO_MENTIONS });
+	} catch (error) {
+		const reason = describeSendFailure(error);
+		const noted = await deps.settings
+			.update(flag.guildId, (current) => ({ ...current, modlogFailure: { at: new Date().toISOString(), reason } }))
+			.then(
+				() => true,
+				(storeError: unknown) => {
+					deps.log.warn({ err: storeError }, 'could not record the mod-log failure');
+					return false;
+				},
+			);
+		deps.log.warn({ err: error, flagId: flag.id, modlogChannelId, noted }, 'mod-log post failed');
+	}
+}
+
+/** A failed post to a channel in a moderator's words, from Discord's error code when there is one. */
+export function describeSendFailure(error: unknown): string {
+	const code = (error as { code?: unknown } | null)?.code;
+	if (code === 10003) return 'the channel no longer exists';
+	if (code === 50001) return 'Veil has lost access to the channel';
+	if (code === 50013) return 'Veil lacks permission to post there';
+	return error instanceof Error ? truncate(error.message, 200) : 'unknown error';
+}
+
+/** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */
+export const MODLOG_PERMISSIONS: ReadonlyArray<readonly [bigint, string]> = [
+	[PermissionFlagsBits.ViewChannel, 'View Channel'],
+	[PermissionFlagsBits.SendMessages, 'Send Messages'],
+	[PermissionFlagsBits.EmbedLinks, 'Embed Links'],
+];
+
+/** The mod-log permissions Veil lacks, by name, given its permissions in the channel (null: none at all). */
+export function missingModlogPermissions(permissions: Readonly<PermissionsBitField> | null): string[] {
+	return MODLOG_PERMISSIONS.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name);
+}

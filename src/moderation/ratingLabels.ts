@@ -1,0 +1,48 @@
+import { escapeMarkdown } from 'discord.js';
+import { SAFE_PROBABILITY, SHOWN_FINISH_REASONS, type RatingLine } from '../generation/safetyVerdict.js';
+
+const CATEGORY_LABELS: Readonly<Record<string, string>> = {
+	HARM_CATEGORY_HARASSMENT: 'Harassment',
+	HARM_CATEGORY_SEXUALLY_EXPLICIT: 'Sexually explicit',
+	HARM_CATEGORY_HATE_SPEECH: 'Hate speech',
+	HARM_CATEGORY_DANGEROUS_CONTENT: 'Dangerous content',
+};
+
+// Upstream strings end up in a Discord message with its own length limit; an unknown one is shown, but not all of it.
+const MAX_VERBATIM = 64;
+
+/** An upstream string shown as it came, shortened, with Discord markdown escaped so it cannot format or link. */
+export function upstreamLabel(value: string): string {
+	if (value === '') return '(empty)';
+	const codePoints = Array.from(value);
+	return escapeMarkdown(codePoints.length > MAX_VERBATIM ? `${codePoints.slice(0, MAX_VERBATIM - 1).join('')}…` : value);
+}
+
+/** A harm category as a member reads it (`HARM_CATEGORY_HATE_SPEECH` → `Hate speech`); an unknown name kept as sent. */
+export function categoryLabel(category: string): string {
+	return Object.hasOwn(CATEGORY_LABELS, category) ? (CATEGORY_LABELS[category] as string) : upstreamLabel(category);
+}
+
+/** Short labels such as `Harassment: MEDIUM (reply)` or `Hate speech: NEGLIGIBLE, blocked (prompt)`, one per line. */
+export function describeRatings(ratings: readonly RatingLine[]): string[] {
+	return ratings.map(
+		(line) =>
+			`${categoryLabel(line.category)}: ${upstreamLabel(line.probability)}${line.blocked ? ', blocked' : ''} (${line.source})`,
+	);
+}
+
+/** The lines that stopped the reply: any probability other than exactly `NEGLIGIBLE`, or blocked. */
+export function flaggedRatings(ratings: readonly RatingLine[]): RatingLine[] {
+	return ratings.filter((line) => line.probability !== SAFE_PROBABILITY || line.blocked);
+}
+
+/** The reasons beside the ratings, as moderators read them: a block reason, a finish other than STOP or MAX_TOKENS. */
+export function describeStopReasons(flag: { blockReason?: string | undefined; finishReason?: string | undefined }): string[] {
+	const { blockReason, finishReason } = flag;
+	return [
+		...(blockReason === undefined ? [] : [`Prompt blocked: ${upstreamLabel(blockReason)}`]),
+		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
+			? []
+			: [`Finish reason: ${finishReason === undefined ? '(none)' : upstreamLabel(finishReason)}`]),
+	];
+}

@@ -1,0 +1,37 @@
+import { NO_MENTIONS } from '../discord/mentions.js';
+import type { HideReason, Verdict } from '../generation/safetyVerdict.js';
+import { describeRatings, flaggedRatings, upstreamLabel } from '../moderation/ratingLabels.js';
+import type { OutgoingMessage } from './answerMessages.js';
+import { MESSAGE_LIMIT } from './splitReply.js';
+import { truncate } from './truncate.js';
+
+const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string>> = {
+	'no-candidate': () => 'the model returned no answer',
+	'prompt-ratings-missing': () => 'the safety ratings of the prompt were missing',
+	'reply-ratings-missing': () => 'the safety ratings of the answer were missing',
+	'category-missing': () => 'a safety category was not rated',
+	'category-duplicated': () => 'a safety category was rated twice',
+	'unknown-category': () => 'an unrecognised safety category was rated',
+	'block-reason': (verdict) => `the service blocked the prompt (${upstreamLabel(verdict.blockReason ?? '')})`,
+	'finish-reason': (verdict) => `the model stopped early (${verdict.finishReason === undefined ? 'no reason given' : upstreamLabel(verdict.finishReason)})`,
+};
+
+type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
+
+/** Why a reply was hidden, in a member's words: the flagged ratings by category and probability, then other reasons. */
+export function hiddenReasons(verdict: HiddenVerdict): string[] {
+	const ratings = describeRatings(flaggedRatings(verdict.ratings));
+	const others = verdict.reasons.flatMap((reason) => REASON_TEXT[reason]?.(verdict) ?? []);
+	return [...ratings, ...others];
+}
+
+/** The member's answer when the reply is hidden: why, by category and probability, never the text. */
+export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined): OutgoingMessage {
+	const lines = [
+		"🛡️ **This answer was hidden.** The model's safety checks did not clear it, so Veil kept it back" +
+			(flagId ? " for this server's moderators to review." : '.'),
+		`**Why:** ${hiddenReasons(verdict).join(' · ')}`,
+	];
+	if (flagId) lines.push(`-# Reference for moderators: \`${flagId}\``);
+	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT), allowedMentions: NO_MENTIONS };
+}

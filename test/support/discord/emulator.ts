@@ -1,0 +1,654 @@
+import { EventEmitter } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+	APIApplicationCommandInteractionDataOption,
+	APIOverwrite,
+	APIRole,
+	APIUser,
+	RoleFlags,
+} from 'discord.js';
+import { Gateway, type IdentifyRecord } from './gateway.js';
+import {
+	Signal,
+	Store,
+	memberPayload,
+	type ChannelModel,
+	type EmulatorMessage,
+	type GuildModel,
+	type InteractionRecord,
+	type InteractionState,
+	type RecordedRequest,
+	type StoredCommand,
+} from './model.js';
+import {
+	DEFAULT_BOT_PERMISSIONS,
+	DM_APP_PERMISSIONS,
+	PLAIN_MEMBER_PERMISSIONS,
+	botChannelPermissions,
+	channelPayload,
+	guildCreatePayload,
+	makeBotToken,
+	makeInteractionToken,
+	modalSubmission,
+	resolveOptions,
+	snowflake,
+} from './payloads.js';
+import { RestApi, type RestFailure } from './rest.js';
+
+export type {
+	CallbackRecord,
+	ChannelModel,
+	EmulatorMessage,
+	GuildModel,
+	InteractionCallbackData,
+	InteractionState,
+	MessageFile,
+	RecordedRequest,
+	StoredCommand,
+	UploadedFile,
+} from './model.js';
+export type { IdentifyRecord } from './gateway.js';
+export type { RestFailure } from './rest.js';
+export { DEFAULT_BOT_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS, makeUser, snowflake } from './payloads.js';
+
+export interface DiscordEmulatorOptions {
+	/** The bot token REST and IDENTIFY accept; a realistic random one by default. */
+	token?: string;
+	/** HELLO's heartbeat_interval. Default 41250. */
+	heartbeatIntervalMs?: number;
+	/** How long after dispatch the first callback is accepted (Discord: 3 s, then 10062). Default 3000. */
+	interactionDeadlineMs?: number;
+	/** How long an interaction token serves edits and follow-ups (Discord: 15 min). */
+	tokenLifetimeMs?: number;
+	/** Added before every REST answer, to model network latency. Default 0. */
+	restDelayMs?: number;
+	/** Bound of every wait when none is given. Default 5000. */
+	defaultTimeoutMs?: number;
+	botUsername?: string;
+}
+
+export interface OverwriteOptions {
+	id: string;
+	/** 0 role, 1 member. */
+	type: 0 | 1;
+	allow: string | bigint;
+	deny: string | bigint;
+}
+
+export interface ChannelOptions {
+	id?: string;
+	name: string;
+	type?: 0;
+	permissionOverwrites?: OverwriteOptions[];
+}
+
+export interface GuildOptions {
+	id?: string;
+	name?: string;
+	/** Default: one text channel, #general. */
+	channels?: ChannelOptions[];
+	/** The bot role's permissions. Default {@link DEFAULT_BOT_PERMISSIONS}. */
+	botPermissions?: bigint;
+	/** The @everyone role's permissions. Default 0, so `botPermissions` alone decides what the bot may do. */
+	everyonePermissions?: bigint;
+}
+
+export interface InteractionOptions {
+	/** Default: `emulator.defaultUser`. */
+	user?: APIUser;
+	/** A guild id, or null for the bot's DM with the user. Default: the channel's guild, else the default guild. */
+	guildId?: string | null;
+	/** Default: the guild's first text channel (the default channel for the default guild). */
+	channelId?: string;
+	/**
+	 * The member's permissions in the channel, sent verbatim as `member.permissions` (what
+	 * `interaction.memberPermissions` reads). Default {@link PLAIN_MEMBER_PERMISSIONS}: no ManageMessages.
+	 */
+	memberPermissions?: bigint;
+	locale?: string;
+}
+
+export interface SlashCommandOptions extends InteractionOptions {
+	name: string;
+	/** Raw Discord options, e.g. `[{ type: 3, name: 'prompt', value: 'hi' }]`; USER, CHANNEL, ROLE get `resolved`. */
+	options?: APIApplicationCommandInteractionDataOption[];
+}
+
+export interface ButtonOptions extends InteractionOptions {
+	customId: string;
+	/** Default: the latest message in the channel carrying this custom_id, else a stub bot message with the button. */
+	message?: EmulatorMessage;
+	/** 2 button (default); a select menu type together with `values`. */
+	componentType?: number;
+	values?: string[];
+}
+
+export interface ModalSubmitOptions extends InteractionOptions {
+	customId: string;
+	/** Text input custom_id → value. */
+	fields: Record<string, string>;
+	/** Default: the message of the component that opened the modal, if it was a component. */
+	message?: EmulatorMessage;
+}
+
+/** One dispatched interaction and what the bot did with it. */
+export interface InteractionHandle {
+	readonly id: string;
+	readonly token: string;
+	/** The INTERACTION_CREATE payload as sent. */
+	readonly payload: Record<string, unknown>;
+	state(): InteractionState;
+	/** Resolves with the first state that satisfies `predicate`; rejects after the timeout, describing what was recorded. */
+	waitFor(predicate: (state: InteractionState) => boolean, timeoutMs?: number): Promise<InteractionState>;
+	/**
+	 * Resolves once the interaction has a final visible answer: a type 4/7/9 callback (or 8 for autocomplete),
+	 * or a type 5/6 deferral followed by an edit of @original or a follow-up.
+	 */
+	waitForAnswer(timeoutMs?: number): Promise<InteractionState>;
+}
+
+/** True once the interaction has a final visible answer (see {@link InteractionHandle.waitForAnswer}). */
+export function isAnswered(state: InteractionState): boolean {
+	const first = state.callbacks[0];
+	if (!first) return false;
+	if (first.type === 5 || first.type === 6) return state.originalEdits > 0 || state.followUps.length > 0;
+	return true;
+}
+
+const DEFAULT_USER: APIUser = { id: snowflake(), username: 'member', global_name: 'Member', discriminator: '0', avatar: null };
+
+/**
+ * A local Discord: REST under /api/v10 and the gateway WebSocket on one 127.0.0.1 port, for the real
+ * discord.js client. Create with {@link DiscordEmulator.start}; point the client at it with
+ * `new Client({ intents, rest: { api: emulator.apiUrl } })` and `client.login(emulator.token)`.
+ */
+export class DiscordEmulator {
+	readonly token: string;
+	readonly bot: APIUser;
+	readonly applicationId: string;
+	readonly defaultUser: APIUser = DEFAULT_USER;
+	/** Every REST request, in arrival order, with what was answered. */
+	readonly requests: RecordedRequest[];
+	/** 'request' (RecordedRequest) after each answer; 'dispatch' (t, d) for each gateway dispatch the emulator makes. */
+	readonly events = new EventEmitter();
+	readonly defaultGuild: GuildModel;
+	readonly defaultChannelId: string;
+	readonly #store: Store;
+	readonly #rest: RestApi;
+	readonly #gateway: Gateway;
+	readonly #server: Server;
+	readonly #timeoutMs: number;
+	#port = 0;
+
+	private constructor(options: DiscordEmulatorOptions) {
+		this.bot = {
+			id: snowflake(),
+			username: options.botUsername ?? 'Veil',
+			global_name: null,
+			discriminator: '0',
+			avatar: null,
+			bot: true,
+		};
+		// Discord bots' application id equals the bot user's id.
+		this.applicationId = this.bot.id;
+		this.token = options.token ?? makeBotToken(this.bot.id);
+		const owner: APIUser = { id: snowflake(), username: 'owner', global_name: 'Owner', discriminator: '0', avatar: null };
+		this.#store = new Store(this.bot, owner, this.applicationId, this.token);
+		this.#store.users.set(DEFAULT_USER.id, DEFAULT_USER);
+		this.requests = this.#store.requests;
+		this.#timeoutMs = options.defaultTimeoutMs ?? 5000;
+		this.events.setMaxListeners(0);
+		this.#rest = new RestApi(
+			this.#store,
+			{
+				restDelayMs: options.restDelayMs ?? 0,
+				interactionDeadlineMs: options.interactionDeadlineMs ?? 3000,
+				tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
+			},
+			(request) => {
+				this.#store.changed.notify();
+				this.events.emit('request', request);
+			},
+		);
+		this.#gateway = new Gateway(this.#store, options.heartbeatIntervalMs ?? 41_250);
+		this.#server = createServer((req, res) => void this.#rest.handle(req, res));
+		this.#server.on('upgrade', (req, socket, head) => this.#gateway.handleUpgrade(req, socket, head));
+		this.defaultGuild = this.addGuild({ name: 'Veil Test Guild' });
+		this.defaultChannelId = (this.defaultGuild.channels[0] as ChannelModel).id;
+	}
+
+	/** Starts an emulator on a random free port of 127.0.0.1. */
+	static async start(options: DiscordEmulatorOptions = {}): Promise<DiscordEmulator> {
+		const emulator = new DiscordEmulator(options);
+		await new Promise<void>((resolve, reject) => {
+			emulator.#server.once('error', reject);
+			emulator.#server.listen(0, '127.0.0.1', () => resolve());
+		});
+		emulator.#port = (emulator.#server.address() as AddressInfo).port;
+		emulator.#store.baseUrl = `http://127.0.0.1:${emulator.#port}`;
+		return emulator;
+	}
+
+	get port(): number {
+		return this.#port;
+	}
+
+	/** For `rest: { api }`: discord.js appends `/v10`. */
+	get apiUrl(): string {
+		return `${this.#store.baseUrl}/api`;
+	}
+
+	get gatewayUrl(): string {
+		return this.#store.baseUrl.replace(/^http/, 'ws');
+	}
+
+	get identifyCount(): number {
+		return this.#gateway.identifyCount;
+	}
+
+	get resumeCount(): number {
+		return this.#gateway.resumeCount;
+	}
+
+	/** What each IDENTIFY carried (intents, shard, properties). */
+	get identifies(): readonly IdentifyRecord[] {
+		return this.#gateway.identifies;
+	}
+
+	/** Close codes clients sent, in order. */
+	get clientCloseCodes(): readonly number[] {
+		return this.#gateway.clientCloses;
+	}
+
+	/** Closes every socket and the server. */
+	async stop(): Promise<void> {
+		this.#gateway.close();
+		this.#server.closeAllConnections();
+		await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+	}
+
+	// ---- model ----
+
+	/** Adds a guild (dispatching GUILD_CREATE to connected sessions) and returns its model with all ids. */
+	addGuild(options: GuildOptions = {}): GuildModel {
+		const id = options.id ?? snowflake();
+		const botRoleId = snowflake();
+		const role = (roleId: string, name: string, position: number, permissions: bigint, managed: boolean): APIRole => ({
+			id: roleId,
+			name,
+			color: 0,
+			colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+			hoist: false,
+			icon: null,
+			unicode_emoji: null,
+			position,
+			permissions: permissions.toString(),
+			managed,
+			mentionable: false,
+			flags: 0 as RoleFlags,
+			...(managed ? { tags: { bot_id: this.bot.id } } : {}),
+		});
+		const botMember = memberPayload(this.bot, [botRoleId]);
+		const guild: GuildModel = {
+			id,
+			name: options.name ?? 'Test Guild',
+			owner_id: this.#store.owner.id,
+			roles: [
+				role(id, '@everyone', 0, options.everyonePermissions ?? 0n, false),
+				role(botRoleId, this.bot.username, 1, options.botPermissions ?? DEFAULT_BOT_PERMISSIONS, true),
+			],
+			botRoleId,
+			channels: (options.channels ?? [{ name: 'general' }]).map((c, position) => ({
+				id: c.id ?? snowflake(),
+				type: c.type ?? 0,
+				name: c.name,
+				guild_id: id,
+				position,
+				permission_overwrites: (c.permissionOverwrites ?? []).map(toOverwrite),
+				topic: null,
+				nsfw: false,
+				deleted: false,
+			})),
+			members: [botMember],
+			joined_at: botMember.joined_at ?? new Date().toISOString(),
+		};
+		this.#store.addGuild(guild);
+		this.#dispatchAll('GUILD_CREATE', guildCreatePayload(guild));
+		return guild;
+	}
+
+	/** Replaces a channel's permission overwrites and dispatches CHANNEL_UPDATE. */
+	setChannelOverwrites(channelId: string, overwrites: OverwriteOptions[]): void {
+		const channel = this.#channelOrThrow(channelId);
+		channel.permission_overwrites = overwrites.map(toOverwrite);
+		this.#dispatchAll('CHANNEL_UPDATE', channelPayload(channel));
+	}
+
+	/** Changes the bot role's permissions in a guild and dispatches GUILD_ROLE_UPDATE. */
+	setBotPermissions(guildId: string, permissions: bigint): void {
+		const guild = this.#store.guilds.get(guildId);
+		const role = guild?.roles.find((r) => r.id === guild.botRoleId);
+		if (!guild || !role) throw new Error(`Unknown guild ${guildId}`);
+		role.permissions = permissions.toString();
+		this.#dispatchAll('GUILD_ROLE_UPDATE', { guild_id: guildId, role });
+	}
+
+	/** Deletes a channel: CHANNEL_DELETE, and later REST calls to it answer 404 Unknown Channel. */
+	deleteChannel(channelId: string): void {
+		const channel = this.#channelOrThrow(channelId);
+		channel.deleted = true;
+		this.#dispatchAll('CHANNEL_DELETE', channelPayload(channel));
+	}
+
+	/** Makes REST calls on this channel fail: 403 50001 Missing Access or 404 10003 Unknown Channel. */
+	failChannel(channelId: string, kind: 'missing-access' | 'unknown-channel'): void {
+		this.#store.channelFailures.set(channelId, kind);
+	}
+
+	clearChannelFailure(channelId: string): void {
+		this.#store.channelFailures.delete(channelId);
+	}
+
+	/** Answers the next `times` (default 1) matching requests with this status, body and headers. */
+	injectRestFailure(failure: RestFailure): void {
+		this.#rest.failures.push({ ...failure, remaining: failure.times ?? 1 });
+	}
+
+	/**
+	 * Messages in a channel, in order. By default only those posted with POST /channels/:id/messages;
+	 * `{ all: true }` adds interaction responses, follow-ups and button stubs.
+	 */
+	channelMessages(channelId: string, options: { all?: boolean } = {}): EmulatorMessage[] {
+		return [...((options.all ? this.#store.byChannel : this.#store.posted).get(channelId) ?? [])];
+	}
+
+	/** Commands registered globally, or for `guildId`. */
+	registeredCommands(options: { guildId?: string } = {}): StoredCommand[] {
+		return [...(options.guildId ? (this.#store.guildCommands.get(options.guildId) ?? []) : this.#store.globalCommands)];
+	}
+
+	// ---- gateway controls ----
+
+	/** op 7 RECONNECT to every session: the client closes and resumes at resume_gateway_url. */
+	sendReconnect(): void {
+		this.#gateway.sendReconnect();
+	}
+
+	/** op 9 INVALID_SESSION; with `false` the session is gone and the client must IDENTIFY again. */
+	sendInvalidSession(resumable: boolean): void {
+		this.#gateway.sendInvalidSession(resumable);
+	}
+
+	/** Closes every gateway socket with `code` (e.g. 4000: the client resumes); no code drops them abruptly. */
+	closeAllSockets(code?: number): void {
+		this.#gateway.closeAllSockets(code);
+	}
+
+	/** Resolves once a session has identified (or resumed) and received READY and every GUILD_CREATE. */
+	waitForReady(timeoutMs = this.#timeoutMs): Promise<void> {
+		return this.waitUntil(() => this.#gateway.connected, 'a ready gateway session', timeoutMs);
+	}
+
+	/**
+	 * Re-checks `check` after every request, gateway step and interaction change, and every 10 ms (for conditions
+	 * on the client's side); resolves when it holds. Rejects after the timeout with `description` and what was
+	 * recorded.
+	 */
+	async waitUntil(check: () => boolean, description: string, timeoutMs = this.#timeoutMs): Promise<void> {
+		await this.#store.changed.wait(
+			() => check() || undefined,
+			timeoutMs,
+			() => `Timed out after ${timeoutMs} ms waiting for ${description}.\n${this.describe()}`,
+			10,
+		);
+	}
+
+	/** Resolves with the first answered request (old or new) that matches. */
+	waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs = this.#timeoutMs): Promise<RecordedRequest> {
+		let scanned = 0;
+		return this.#store.changed.wait(
+			() => {
+				const list = this.#store.requests;
+				// Scan each request once; an unanswered one is revisited on the next change.
+				for (let i = scanned; i < list.length; i++) {
+					const request = list[i] as RecordedRequest;
+					if (request.status === 0) return undefined;
+					scanned = i + 1;
+					if (predicate(request)) return request;
+				}
+				return undefined;
+			},
+			timeoutMs,
+			() => `Timed out after ${timeoutMs} ms waiting for a matching request.\n${this.describe()}`,
+		);
+	}
+
+	/** A summary of the gateway and the latest requests, for failure messages. */
+	describe(lastRequests = 15): string {
+		const g = this.#gateway;
+		const lines = [
+			`gateway: connected=${g.connected} identifies=${g.identifyCount} resumes=${g.resumeCount} connections=${g.connections.length} client closes=[${g.clientCloses.join(', ')}]`,
+			`requests (${this.#store.requests.length}, last ${lastRequests}):`,
+			...this.#store.requests.slice(-lastRequests).map(formatRequest),
+		];
+		return lines.join('\n');
+	}
+
+	// ---- interactions ----
+
+	/** Dispatches a CHAT_INPUT application command. */
+	slashCommand(options: SlashCommandOptions): InteractionHandle {
+		const where = this.#where(options);
+		const registered =
+			(where.guild ? this.#store.guildCommands.get(where.guild.id)?.find((c) => c.name === options.name && c.type === 1) : undefined) ??
+			this.#store.globalCommands.find((c) => c.name === options.name && c.type === 1);
+		const data: Record<string, unknown> = { id: registered?.id ?? snowflake(), name: options.name, type: 1 };
+		if (registered?.guild_id) data.guild_id = registered.guild_id;
+		if (options.options?.length) {
+			data.options = options.options;
+			const resolved = resolveOptions(this.#store, options.options, {
+				guild: where.guild,
+				memberPermissions: options.memberPermissions ?? PLAIN_MEMBER_PERMISSIONS,
+				invokerId: where.user.id,
+				channel: (id) => this.#channelOrThrow(id),
+			});
+			if (resolved) data.resolved = resolved;
+		}
+		return this.#dispatchInteraction(2, data, options, where, undefined);
+	}
+
+	/** Dispatches a MESSAGE_COMPONENT interaction for a button (or, with componentType/values, a select menu). */
+	button(options: ButtonOptions): InteractionHandle {
+		const fromMessage = options.message && !options.channelId && options.guildId === undefined;
+		const where = this.#where(
+			fromMessage ? { ...options, channelId: options.message?.channel_id, guildId: options.message?.guild_id ?? null } : options,
+		);
+		const componentType = options.componentType ?? 2;
+		const message = options.message ?? this.#store.findComponentMessage(where.channel.id, options.customId) ?? this.#stubMessage(where, options.customId, componentType);
+		const data: Record<string, unknown> = { custom_id: options.customId, component_type: componentType };
+		if (options.values) data.values = options.values;
+		return this.#dispatchInteraction(3, data, options, where, message);
+	}
+
+	/**
+	 * Dispatches a MODAL_SUBMIT. If the bot showed a modal with this custom_id, the submission mirrors its layout
+	 * (Label type 18 wrapping each text input, or legacy action rows) and unknown field ids throw; otherwise each
+	 * field becomes a Label around a text input, as Discord sends for current modals.
+	 */
+	modalSubmit(options: ModalSubmitOptions): InteractionHandle {
+		const shown = this.#store.modals.get(options.customId);
+		const message = options.message ?? shown?.record.sourceMessage;
+		const where = this.#where(
+			options.channelId || options.guildId !== undefined || !shown
+				? options
+				: { ...options, channelId: shown.record.channelId, guildId: shown.record.guildId },
+		);
+		const components = modalSubmission(options.customId, options.fields, shown?.data);
+		const data = { custom_id: options.customId, components };
+		return this.#dispatchInteraction(5, data, options, where, message);
+	}
+
+	#where(options: InteractionOptions): { user: APIUser; guild: GuildModel | undefined; channel: ChannelModel } {
+		const user = options.user ?? this.defaultUser;
+		if (!this.#store.users.has(user.id)) this.#store.users.set(user.id, user);
+		if (options.guildId === null) return { user, guild: undefined, channel: this.#store.dmChannel(user) };
+		let channel: ChannelModel | undefined;
+		if (options.channelId) {
+			channel = this.#channelOrThrow(options.channelId);
+		} else {
+			const guild = this.#store.guilds.get(options.guildId ?? this.defaultGuild.id);
+			if (!guild) throw new Error(`Unknown guild ${options.guildId}`);
+			channel = guild.channels.find((c) => !c.deleted);
+			if (!channel) throw new Error(`Guild ${guild.id} has no channel left`);
+		}
+		if (channel.type === 1) return { user, guild: undefined, channel };
+		if (options.guildId && channel.guild_id !== options.guildId) throw new Error(`Channel ${channel.id} is not in guild ${options.guildId}`);
+		const guild = this.#store.guilds.get(channel.guild_id ?? '');
+		return { user, guild, channel };
+	}
+
+	#dispatchInteraction(
+		type: 2 | 3 | 5,
+		data: Record<string, unknown>,
+		options: InteractionOptions,
+		where: { user: APIUser; guild: GuildModel | undefined; channel: ChannelModel },
+		sourceMessage: EmulatorMessage | undefined,
+	): InteractionHandle {
+		const { user, guild, channel } = where;
+		const id = snowflake();
+		const token = makeInteractionToken();
+		const memberPermissions = options.memberPermissions ?? PLAIN_MEMBER_PERMISSIONS;
+		const payload: Record<string, unknown> = {
+			id,
+			application_id: this.applicationId,
+			type,
+			data,
+			token,
+			version: 1,
+			locale: options.locale ?? 'en-US',
+			entitlements: [],
+			attachment_size_limit: 10 * 1024 * 1024,
+			channel_id: channel.id,
+		};
+		if (guild) {
+			const member = this.#store.ensureMember(guild.id, user);
+			payload.guild_id = guild.id;
+			payload.guild = { id: guild.id, locale: 'en-US', features: [] };
+			payload.guild_locale = 'en-US';
+			payload.member = { ...member, user, permissions: memberPermissions.toString() };
+			payload.channel = { ...channelPayload(channel), permissions: memberPermissions.toString() };
+			payload.app_permissions = botChannelPermissions(guild, channel, this.bot.id).toString();
+			payload.authorizing_integration_owners = { '0': guild.id };
+			payload.context = 0;
+		} else {
+			payload.user = user;
+			payload.channel = { ...channelPayload(channel), permissions: DM_APP_PERMISSIONS.toString() };
+			payload.app_permissions = DM_APP_PERMISSIONS.toString();
+			payload.authorizing_integration_owners = { '0': '0' };
+			payload.context = 1;
+		}
+		if (sourceMessage) payload.message = this.#store.toApi(sourceMessage);
+		const record: InteractionRecord = {
+			id,
+			token,
+			type,
+			payload,
+			channelId: channel.id,
+			guildId: guild?.id ?? null,
+			user,
+			dispatchedAt: Date.now(),
+			callbacks: [],
+			originalEdits: 0,
+			followUps: [],
+			sourceMessage,
+			signal: new Signal(),
+		};
+		this.#store.interactions.set(id, record);
+		this.#store.interactionsByToken.set(token, record);
+		try {
+			this.#gateway.dispatchCurrent('INTERACTION_CREATE', payload);
+		} catch (error) {
+			this.#store.interactions.delete(id);
+			this.#store.interactionsByToken.delete(token);
+			throw error;
+		}
+		this.events.emit('dispatch', 'INTERACTION_CREATE', payload);
+		return this.#handle(record);
+	}
+
+	#handle(record: InteractionRecord): InteractionHandle {
+		const store = this.#store;
+		const waitFor = (predicate: (state: InteractionState) => boolean, timeoutMs = this.#timeoutMs, what = 'the condition') =>
+			record.signal.wait(
+				() => {
+					const state = store.stateOf(record);
+					return predicate(state) ? state : undefined;
+				},
+				timeoutMs,
+				() => `Interaction ${record.id} (${describeInteraction(record)}): timed out after ${timeoutMs} ms waiting for ${what}.\n${this.#describeRecord(record)}`,
+			);
+		return {
+			id: record.id,
+			token: record.token,
+			payload: record.payload,
+			state: () => store.stateOf(record),
+			waitFor: (predicate, timeoutMs) => waitFor(predicate, timeoutMs),
+			waitForAnswer: (timeoutMs) => waitFor(isAnswered, timeoutMs, 'a final answer'),
+		};
+	}
+
+	#describeRecord(record: InteractionRecord): string {
+		const t0 = record.dispatchedAt;
+		const callbacks = record.callbacks.map((c) => `type ${c.type} at +${c.at - t0} ms ${JSON.stringify(c.data).slice(0, 200)}`);
+		const original = record.original;
+		const related = this.#store.requests.filter((r) => r.path.includes(record.id) || r.path.includes(record.token));
+		return [
+			`callbacks: ${callbacks.length ? callbacks.join('; ') : 'none'}`,
+			`original: ${original ? `${original.deferred ? 'deferred ' : ''}${JSON.stringify(original.content).slice(0, 200)} flags=${original.flags}` : 'none'}; edits: ${record.originalEdits}; follow-ups: ${record.followUps.length}`,
+			`requests for this interaction: ${related.length ? '' : 'none'}`,
+			...related.map(formatRequest),
+			this.describe(8),
+		].join('\n');
+	}
+
+	#stubMessage(where: { guild: GuildModel | undefined; channel: ChannelModel }, customId: string, componentType: number): EmulatorMessage {
+		const component = componentType === 2 ? { type: 2, style: 1, label: customId.slice(0, 80), custom_id: customId } : { type: componentType, custom_id: customId, options: [] };
+		const message = this.#store.createMessage({
+			channelId: where.channel.id,
+			guildId: where.guild?.id ?? null,
+			body: { content: '', components: [{ type: 1, components: [component] }] },
+			files: [],
+			origin: 'stub',
+			parse: [],
+		});
+		this.#store.addMessage(message);
+		return message;
+	}
+
+	#channelOrThrow(channelId: string): ChannelModel {
+		const channel = this.#store.channels.get(channelId);
+		if (!channel) throw new Error(`Unknown channel ${channelId}`);
+		return channel;
+	}
+
+	#dispatchAll(t: string, d: unknown): void {
+		this.#gateway.dispatchAll(t, d);
+		this.events.emit('dispatch', t, d);
+	}
+}
+
+function toOverwrite(o: OverwriteOptions): APIOverwrite {
+	return { id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString() };
+}
+
+function formatRequest(r: RecordedRequest): string {
+	const query = r.query.toString();
+	const body = r.json === undefined ? '' : ` ${JSON.stringify(r.json).slice(0, 160)}`;
+	return `  ${r.method} ${r.path}${query ? `?${query}` : ''} → ${r.status || 'pending'}${r.files.length ? ` (+${r.files.length} files)` : ''}${body}`;
+}
+
+function describeInteraction(record: InteractionRecord): string {
+	const data = record.payload.data as Record<string, unknown>;
+	return record.type === 2 ? `/${String(data.name)}` : `${record.type === 3 ? 'component' : 'modal'} ${String(data.custom_id)}`;
+}

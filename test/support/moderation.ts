@@ -1,0 +1,146 @@
+import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption, type APIUser } from 'discord.js';
+import { expect } from 'vitest';
+import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from './discord/emulator.js';
+import type { Harness } from './harness.js';
+import { generationResponse, ratingsWith } from './upstreamStandIn.js';
+
+// Shared steps of the moderation end-to-end tests: making flags through a real /ask, and driving the moderator
+// commands and buttons as a given member with given permissions.
+
+export const MODERATOR_PERMISSIONS = PLAIN_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageMessages;
+export const ADMIN_PERMISSIONS = PLAIN_MEMBER_PERMISSIONS | PermissionFlagsBits.ManageGuild;
+
+export interface Where {
+	readonly user: APIUser;
+	readonly guild: GuildModel;
+	/** Default: the guild's first channel. */
+	readonly channelId?: string;
+	/** Default: a plain member's. */
+	readonly permissions?: bigint;
+}
+
+export interface MadeFlag {
+	readonly id: string;
+	/** The member's /ask answer. */
+	readonly answer: InteractionState;
+}
+
+/** A server of its own (#general, #mod-log) with a member and a moderator, so lists and channels never mix. */
+export function freshServer(harness: Harness): { guild: GuildModel; member: Where; moderator: Where } {
+	const guild = harness.discord.addGuild({ channels: [{ name: 'general' }, { name: 'mod-log' }] });
+	return {
+		guild,
+		member: { user: makeUser('asker'), guild },
+		moderator: { user: makeUser('moderator'), guild, permissions: MODERATOR_PERMISSIONS },
+	};
+}
+
+const unsafe = (text: string) => ({ json: generationResponse({ text, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
+
+/** A flag made the way members make them: a linked member's /ask whose upstream answer the safety ratings hide. */
+export async function makeFlag(harness: Harness, where: Where, asked: { prompt: string; text: string; private?: boolean }): Promise<MadeFlag> {
+	await harness.linkMember(where.user.id);
+	harness.upstream.scriptGeneration(unsafe(asked.text));
+	const options: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: asked.prompt }];
+	if (asked.private) options.push({ type: 5, name: 'private', value: true });
+	const answer = await harness.discord
+		.slashCommand({ name: 'ask', options, user: where.user, guildId: where.guild.id, channelId: channelOf(where) })
+		.waitForAnswer();
+	const id = /Reference for moderators: `([a-z0-9]+)`/.exec(answer.original?.content ?? '')?.[1];
+	if (!id) throw new Error(`no flag reference in the /ask answer: ${answer.original?.content}`);
+	return { id, answer };
+}
+
+/** Runs `/<name> <sub> [options]` and waits for its answer. */
+export function runSubcommand(
+	harness: Harness,
+	where: Where,
+	name: 'flagged' | 'settings',
+	sub: string,
+	options: APIApplicationCommandInteractionDataOption[] = [],
+): Promise<InteractionState> {
+	return harness.discord
+		.slashCommand({
+			name,
+			options: [{ type: 1, name: sub, options } as APIApplicationCommandInteractionDataOption],
+			user: where.user,
+			guildId: where.guild.id,
+			channelId: channelOf(where),
+			memberPermissions: where.permissions ?? PLAIN_MEMBER_PERMISSIONS,
+		})
+		.waitForAnswer();
+}
+
+export const viewFlag = (harness: Harness, where: Where, id: string) => runSubcommand(harness, where, 'flagged', 'view', [{ type: 3, name: 'id', value: id }]);
+export const listFlags = (harness: Harness, where: Where, page?: number) =>
+	runSubcommand(harness, where, 'flagged', 'list', page === undefined ? [] : [{ type: 4, name: 'page', value: page }]);
+
+/** Clicks a button on the latest message in the channel that carries it (a stub message when none does). */
+export function click(harness: Harness, where: Where, customId: string): Promise<InteractionState> {
+	return harness.discord
+		.button({
+			customId,
+			user: where.user,
+			guildId: where.guild.id,
+			channelId: channelOf(where),
+			memberPermissions: where.permissions ?? PLAIN_MEMBER_PERMISSIONS,
+		})
+		.waitForAnswer();
+}
+
+/** Everything a member could read in an answer: text, embeds, components, file names and bytes. */
+export function readable(state: InteractionState): string {
+	const message = state.original;
+	if (!message) return '';
+	return [
+		message.content,
+		JSON.stringify(message.embeds),
+		JSON.stringify(message.components),
+		...message.attachments.map((attachment) => attachment.filename),
+		...message.files.map((file) => file.data.toString('utf8')),
+		...state.followUps.map((followUp) => `${followUp.content}${JSON.stringify(followUp.embeds)}`),
+	].join('\n');
+}
+
+/**
+ * The last thing the member was told: after a button's deferred update an error comes as a message of its own,
+ * leaving the message the button is on as it was.
+ */
+export function lastWords(state: InteractionState): string {
+	return state.followUps.at(-1)?.content ?? state.original?.content ?? '';
+}
+
+/** The custom_ids of the buttons on the answer. */
+export function customIdsOf(state: InteractionState): string[] {
+	const ids: string[] = [];
+	for (const row of (state.original?.components ?? []) as Array<{ components?: Array<{ custom_id?: string; disabled?: boolean }> }>) {
+		for (const component of row.components ?? []) if (component.custom_id) ids.push(component.custom_id);
+	}
+	return ids;
+}
+
+/** The list lines of a `/flagged list` answer. */
+export function listLines(state: InteractionState): string[] {
+	return (state.original?.embeds[0]?.description ?? '').split('\n').filter((line) => line !== '');
+}
+
+/** Checks an answer is only for the one who asked, and pings nobody. */
+export function expectPrivateAndQuiet(state: InteractionState): void {
+	expect(state.ephemeral).toBe(true);
+	expect(state.original?.mentions ?? []).toEqual([]);
+	expect(state.original?.mention_everyone).toBe(false);
+}
+
+/** Waits, a bounded number of times, until `check` holds; no timing is asserted. */
+export async function pollUntil(check: () => Promise<boolean>, what: string, timeoutMs = 20_000, everyMs = 250): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (await check()) return;
+		await new Promise((resolve) => setTimeout(resolve, everyMs));
+	}
+	throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`);
+}
+
+function channelOf(where: Where): string {
+	return where.channelId ?? (where.guild.channels[0]?.id as string);
+}

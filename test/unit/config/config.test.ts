@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, parseDeployConfig } from '../../../src/config/config.js';
+
+const key = randomBytes(32).toString('base64');
+const valid = {
+	DISCORD_TOKEN: 'fake-token-for-tests',
+	GENERATION_BASE_URL: 'http://127.0.0.1:9/gen',
+	GENERATION_API_KEY: 'secret-api-key-canary',
+	AUTH_BASE_URL: 'http://127.0.0.1:9/auth',
+	AUTH_PATH_PREFIX: 'acme',
+	TOKEN_ENCRYPTION_KEY: key,
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+	try {
+		parseConfig(env);
+	} catch (error) {
+		expect(error).toBeInstanceOf(ConfigError);
+		return [...(error as ConfigError).problems];
+	}
+	throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+	it('applies the defaults of SPEC §2', () => {
+		const config = parseConfig(valid);
+		expect(config).toMatchObject({
+			discordApiUrl: 'https://discord.com/api',
+			generationModel: 'textmodel-pro',
+			generationTimeoutMs: 60_000,
+			storeUrl: 'sqlite://data/bot.sqlite',
+			requireLink: true,
+			flagRetentionDays: 30,
+			logLevel: 'info',
+			discordGuildId: undefined,
+		});
+		expect(config.tokenEncryptionKey.equals(Buffer.from(key, 'base64'))).toBe(true);
+		expect(Object.isFrozen(config)).toBe(true);
+	});
+
+	it('reads every optional name', () => {
+		const config = parseConfig({
+			...valid,
+			DISCORD_GUILD_ID: '123456789012345678',
+			DISCORD_API_URL: 'http://127.0.0.1:4000/api/',
+			GENERATION_MODEL: 'other-model',
+			GENERATION_TIMEOUT_MS: '1500',
+			STORE_URL: 'redis://127.0.0.1:6379',
+			REQUIRE_LINK: 'false',
+			FLAG_RETENTION_DAYS: '7',
+			LOG_LEVEL: 'debug',
+		});
+		expect(config).toMatchObject({
+			discordGuildId: '123456789012345678',
+			discordApiUrl: 'http://127.0.0.1:4000/api',
+			generationModel: 'other-model',
+			generationTimeoutMs: 1500,
+			storeUrl: 'redis://127.0.0.1:6379',
+			requireLink: false,
+			flagRetentionDays: 7,
+			logLevel: 'debug',
+		});
+	});
+
+	it('lists every missing required name at once', () => {
+		const problems = problemsOf({});
+		for (const name of ['DISCORD_TOKEN', 'GENERATION_BASE_URL', 'GENERATION_API_KEY', 'AUTH_BASE_URL', 'AUTH_PATH_PREFIX', 'TOKEN_ENCRYPTION_KEY']) {
+			expect(problems.some((problem) => problem.startsWith(`${name}: missing`))).toBe(true);
+		}
+		expect(problems).toHaveLength(6);
+	});
+
+	it('treats blank values as missing', () => {
+		expect(problemsOf({ ...valid, DISCORD_TOKEN: '  ' })).toEqual([expect.stringMatching(/^DISCORD_TOKEN: missing/)]);
+	});
+
+	it('says what is expected of an invalid value and never echoes it', () => {
+		const env = {
+			...valid,
+			GENERATION_BASE_URL: 'not a url secret-one',
+			TOKEN_ENCRYPTION_KEY: 'c2hvcnQtc2VjcmV0LWtleQ==',
+			GENERATION_TIMEOUT_MS: '-5',
+			STORE_URL: 'postgres://x',
+			REQUIRE_LINK: 'maybe',
+			AUTH_PATH_PREFIX: 'a/b',
+			DISCORD_GUILD_ID: 'abc',
+		};
+		const problems = problemsOf(env);
+		expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(
+			['AUTH_PATH_PREFIX', 'DISCORD_GUILD_ID', 'GENERATION_BASE_URL', 'GENERATION_TIMEOUT_MS', 'REQUIRE_LINK', 'STORE_URL', 'TOKEN_ENCRYPTION_KEY'].sort(),
+		);
+		expect(problems.find((p) => p.startsWith('TOKEN_ENCRYPTION_KEY'))).toMatch(/npm run keygen/);
+		const message = problems.join('\n');
+		for (const value of Object.values(env)) expect(message).not.toContain(value === 'postgres://x' ? 'postgres://x' : value);
+	});
+
+	it('rejects a key of the wrong length', () => {
+		expect(problemsOf({ ...valid, TOKEN_ENCRYPTION_KEY: randomBytes(31).toString('base64') })).toEqual([
+			expect.stringMatching(/^TOKEN_ENCRYPTION_KEY: invalid; expected 32 random bytes/),
+		]);
+	});
+});
+
+describe('parseDeployConfig', () => {
+	it('needs only the token and the application id', () => {
+		expect(parseDeployConfig({ DISCORD_TOKEN: 't', DISCORD_APPLICATION_ID: '123456789012345678' })).toEqual({
+			discordToken: 't',
+			discordApplicationId: '123456789012345678',
+			discordGuildId: undefined,
+			discordApiUrl: 'https://discord.com/api',
+		});
+	});
+
+	it('names both when both are missing', () => {
+		expect(() => parseDeployConfig({})).toThrow(/DISCORD_TOKEN: missing[\s\S]*DISCORD_APPLICATION_ID: missing/);
+	});
+});

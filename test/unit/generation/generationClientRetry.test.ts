@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../../src/answers/veilError.js';
+import { candidateText } from '../../../src/generation/generationResponse.js';
+import type { GenerationClientOptions } from '../../../src/generation/generationClient.js';
+import { useGenerationClient } from '../../support/generationClientFixture.js';
+import { rejectionOf } from '../../support/errorChecks.js';
+import { safeResponse } from '../../support/upstreamStandIn.js';
+
+const fixture = useGenerationClient();
+const client = (overrides?: Partial<GenerationClientOptions>) => fixture.client(overrides);
+
+const upstreamError = (promise: Promise<unknown>) => rejectionOf(promise, UpstreamError);
+
+describe('GenerationClient retries', () => {
+	it('honours Retry-After: 0 on a 429, then succeeds', async () => {
+		fixture.standIn.scriptGeneration({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } });
+		expect(candidateText(await client().generate('hi'))).toBe('Answer to: hi');
+		expect(fixture.standIn.requests).toHaveLength(2);
+	});
+
+	it('honours Retry-After: 1 in seconds', async () => {
+		fixture.standIn.scriptGeneration({ status: 429, headers: { 'retry-after': '1' } });
+		expect(candidateText(await client({ maxRetryDelayMs: 8000 }).generate('hi'))).toBe('Answer to: hi');
+		expect(fixture.standIn.requests).toHaveLength(2);
+	});
+
+	it('honours Retry-After as an HTTP date', async () => {
+		fixture.standIn.scriptGeneration({ status: 503, headers: { 'retry-after': new Date(Date.now() - 5000).toUTCString() } });
+		expect(candidateText(await client({ maxRetryDelayMs: 20 }).generate('hi'))).toBe('Answer to: hi');
+		expect(fixture.standIn.requests).toHaveLength(2);
+	});
+
+	it('gives up at once when Retry-After asks for longer than maxRetryDelayMs, rather than retrying early', async () => {
+		// An hour: retrying before then would spend the retries on answers already known.
+		fixture.standIn.scriptGeneration({ status: 429, headers: { 'retry-after': '3600' } });
+		const error = await upstreamError(client({ maxRetryDelayMs: 20 }).generate('hi'));
+		expect(error.code).toBe('upstream_unavailable');
+		expect(error.status).toBe(429);
+		expect(fixture.standIn.requests).toHaveLength(1);
+	});
+
+	it('retries a 500 and returns the answer that follows', async () => {
+		fixture.standIn.scriptGeneration({ status: 500, body: 'internal' });
+		expect(candidateText(await client().generate('hi'))).toBe('Answer to: hi');
+		expect(fixture.standIn.requests).toHaveLength(2);
+	});
+
+	it('gives up as upstream_unavailable after exactly three attempts at 503', async () => {
+		fixture.standIn.setDefaultGeneration({ status: 503, json: { error: 'overloaded' } });
+		const error = await upstreamError(client().generate('hi'));
+		expect(error.code).toBe('upstream_unavailable');
+		expect(error.status).toBe(503);
+		expect(error.userMessage).toBe("The model's service isn't answering right now. Please try again in a minute.");
+		expect(fixture.standIn.requests).toHaveLength(3);
+	});
+
+	it('makes one attempt only when maxRetries is 0', async () => {
+		fixture.standIn.setDefaultGeneration({ status: 502 });
+		expect((await upstreamError(client({ maxRetries: 0 }).generate('hi'))).status).toBe(502);
+		expect(fixture.standIn.requests).toHaveLength(1);
+	});
+
+	it('times out each attempt that does not answer, retries, then gives up', async () => {
+		fixture.standIn.setDefaultGeneration({ delayMs: 1000, json: safeResponse('late') });
+		const error = await upstreamError(client({ timeoutMs: 200 }).generate('hi'));
+		expect(error.code).toBe('upstream_unavailable');
+		expect(error.status).toBeUndefined();
+		expect(fixture.standIn.requests).toHaveLength(3);
+	});
+
+	it('times out an attempt whose headers came but whose body stalls', async () => {
+		fixture.standIn.setDefaultGeneration({ stallBodyMs: 1000, json: safeResponse('late') });
+		const error = await upstreamError(client({ timeoutMs: 200 }).generate('hi'));
+		expect(error.code).toBe('upstream_unavailable');
+		expect(fixture.standIn.requests).toHaveLength(3);
+	});
+
+	it('retries a stalled body like any failed attempt', async () => {
+		fixture.standIn.scriptGeneration({ stallBodyMs: 1000, json: safeResponse('late') });
+		expect(candidateText(await client({ timeoutMs: 200 }).generate('hi'))).toBe('Answer to: hi');
+		expect(fixture.standIn.requests).toHaveLength(2);
+	});
+
+	it('retries a reset connection', async () => {
+		fixture.standIn.scriptGeneration({ destroy: true });
+		expect(candidateText(await client().generate('hi'))).toBe('Answer to: hi');
+		expect(fixture.standIn.requests).toHaveLength(2);
+	});
+
+	it('reports reset connections as upstream_unavailable, keeping only a sanitized cause', async () => {
+		fixture.standIn.setDefaultGeneration({ destroy: true });
+		const error = await upstreamError(client().generate('hi'));
+		expect(error.code).toBe('upstream_unavailable');
+		expect(fixture.standIn.requests).toHaveLength(3);
+		expect((error.cause as { code?: string }).code).toMatch(/^(UND_ERR_SOCKET|ECONNRESET|EPIPE)$/);
+		expect(error.cause).not.toHaveProperty('socket');
+	});
+
+	it('reports a refused connection as upstream_unavailable', async () => {
+		const closed = fixture.standIn.baseUrl;
+		await fixture.standIn.stop();
+		const error = await upstreamError(client({ baseUrl: closed }).generate('hi'));
+		expect(error.code).toBe('upstream_unavailable');
+		expect((error.cause as { code?: string }).code).toBe('ECONNREFUSED');
+	});
+});
+
+describe('GenerationClient cancellation', () => {
+	it('rejects at once with the reason of an already aborted signal, sending nothing', async () => {
+		const reason = new Error('gone');
+		await expect(client().generate('hi', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+		expect(fixture.standIn.requests).toHaveLength(0);
+	});
+
+	it('stops waiting for a hanging attempt when aborted', async () => {
+		fixture.standIn.setDefaultGeneration({ hang: true });
+		const controller = new AbortController();
+		const pending = client({ timeoutMs: 20_000 }).generate('hi', { signal: controller.signal });
+		await fixture.standIn.waitForRequests(1);
+		controller.abort(new Error('member left'));
+		await expect(pending).rejects.toThrow('member left');
+		expect(fixture.standIn.requests).toHaveLength(1);
+	});
+
+	it('stops retrying when aborted during the back-off', async () => {
+		fixture.standIn.setDefaultGeneration({ status: 503, headers: { 'retry-after': '1' } });
+		const controller = new AbortController();
+		const pending = client({ maxRetryDelayMs: 8000 }).generate('hi', { signal: controller.signal });
+		await fixture.standIn.waitForRequests(1);
+		controller.abort(new Error('cancelled'));
+		await expect(pending).rejects.toThrow('cancelled');
+		// Past the one-second back-off: had the retry survived the abort, it would have arrived by now.
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		expect(fixture.standIn.requests).toHaveLength(1);
+	});
+
+	it('stops retrying a refused connection when aborted', async () => {
+		const closed = fixture.standIn.baseUrl;
+		await fixture.standIn.stop();
+		const controller = new AbortController();
+		const pending = client({ baseUrl: closed, minRetryDelayMs: 60_000, maxRetryDelayMs: 60_000 }).generate('hi', {
+			signal: controller.signal,
+		});
+		setTimeout(() => controller.abort(new Error('cancelled')), 50);
+		await expect(pending).rejects.toThrow('cancelled');
+	});
+});
+

@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FlagRepository, newFlagId, type NewFlag } from '../../../src/moderation/flagRepository.js';
+import { createLogger } from '../../../src/logging/logger.js';
+import { openStore, type Store } from '../../../src/storage/store.js';
+
+const logger = createLogger('silent');
+const dir = mkdtempSync(join(tmpdir(), 'veil-flags-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const GUILD = '100000000000000001';
+const OTHER_GUILD = '100000000000000002';
+
+function newFlag(overrides: Partial<NewFlag> = {}): NewFlag {
+	return {
+		guildId: GUILD,
+		channelId: '200000000000000001',
+		userId: '300000000000000001',
+		noticeMessageId: '400000000000000001',
+		prompt: 'a prompt',
+		text: 'a held answer',
+		ratings: [{ source: 'reply', category: 'HARM_CATEGORY_HARASSMENT', probability: 'MEDIUM', blocked: false }],
+		finishReason: 'STOP',
+		model: 'textmodel-pro',
+		...overrides,
+	};
+}
+
+const stores = [
+	['memory', () => 'memory://'],
+	['sqlite', () => `sqlite://${join(dir, `flags-${Math.random().toString(36).slice(2)}.sqlite`)}`],
+] as const;
+
+describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
+	let store: Store;
+	beforeEach(async () => {
+		store = await openStore(storeUrl(), logger, { operationTimeoutMs: 5000 });
+	});
+	afterEach(async () => {
+		await store.close();
+	});
+
+	it('keeps every index entry when 50 flags are created at once', async () => {
+		const flags = new FlagRepository(store, 30);
+		const created = await Promise.all(Array.from({ length: 50 }, (_, n) => flags.create(newFlag({ prompt: `prompt ${n}` }))));
+		const listed = [];
+		for (let page = 1; page <= 5; page += 1) listed.push(...(await flags.list(GUILD, page, 10)).flags);
+		expect(listed).toHaveLength(50);
+		expect(new Set(listed.map((flag) => flag.id))).toEqual(new Set(created.map((flag) => flag.id)));
+		expect((await flags.list(GUILD, 1, 10)).pageCount).toBe(5);
+	});
+
+	it('lists newest first, ten a page, and clamps the page number', async () => {
+		const flags = new FlagRepository(store, 30);
+		const start = Date.parse('2030-01-01T00:00:00Z');
+		for (let n = 0; n < 25; n += 1) await flags.create(newFlag({ prompt: `prompt ${n}` }), new Date(start + n * 1000));
+		const now = new Date(start + 60_000);
+		const first = await flags.list(GUILD, 1, 10, now);
+		expect(first).toMatchObject({ page: 1, pageCount: 3, total: 25 });
+		expect(first.flags.map((flag) => flag.prompt)).toEqual(Array.from({ length: 10 }, (_, n) => `prompt ${24 - n}`));
+		const last = await flags.list(GUILD, 99, 10, now);
+		expect(last.page).toBe(3);
+		expect(last.flags.map((flag) => flag.prompt)).toEqual(['prompt 4', 'prompt 3', 'prompt 2', 'prompt 1', 'prompt 0']);
+		expect((await flags.list(GUILD, 0, 10, now)).page).toBe(1);
+	});
+
+	it('scopes flags to their server: another server neither finds nor lists them', async () => {
+		const flags = new FlagRepository(store, 30);
+		const flag = await flags.create(newFlag());
+		expect(await flags.find(GUILD, flag.id)).toMatchObject({ id: flag.id, text: 'a held answer' });
+		expect(await flags.find(OTHER_GUILD, flag.id)).toBeUndefined();
+		expect((await flags.list(OTHER_GUILD, 1)).total).toBe(0);
+		expect(await flags.decide(OTHER_GUILD, flag.id, { kind: 'dismissed', by: '5' })).toEqual({ kind: 'not-found' });
+		expect((await flags.find(GUILD, flag.id))?.text).toBe('a held answer');
+	});
+
+	it('records one decision per flag, even when two presses arrive together', async () => {
+		const flags = new FlagRepository(store, 30);
+		const flag = await flags.create(newFlag());
+		let acted = 0;
+		const act = async () => {
+			acted += 1;
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		};
+		const outcomes = await Promise.all([
+			flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, act),
+			flags.decide(GUILD, flag.id, { kind: 'released', by: '502' }, act),
+			flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '503' }),
+		]);
+		expect(acted).toBe(1);
+		expect(outcomes.map((outcome) => outcome.kind)).toEqual(['decided', 'already-decided', 'already-decided']);
+		const stored = await flags.find(GUILD, flag.id);
+		expect(stored?.decision).toMatchObject({ kind: 'released', by: '501' });
+		expect(stored?.text).toBe('a held answer');
+		expect(outcomes[2]).toMatchObject({ flag: { decision: { by: '501' } } });
+	});
+
+	it('dismissing erases the prompt and the text and keeps the rest', async () => {
+		const flags = new FlagRepository(store, 30);
+		const flag = await flags.create(newFlag());
+		const outcome = await flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '501' });
+		expect(outcome).toMatchObject({ kind: 'decided', flag: { prompt: null, text: null, decision: { kind: 'dismissed' } } });
+		const stored = await flags.find(GUILD, flag.id);
+		expect(stored).toMatchObject({ prompt: null, text: null, userId: flag.userId, ratings: flag.ratings, expiresAt: flag.expiresAt });
+		expect((await flags.list(GUILD, 1)).flags[0]?.decision?.kind).toBe('dismissed');
+	});
+
+	it('records nothing when the action fails, so the flag can be decided later', async () => {
+		const flags = new FlagRepository(store, 30);
+		const flag = await flags.create(newFlag());
+		await expect(
+			flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone'))),
+		).rejects.toThrow('channel gone');
+		expect((await flags.find(GUILD, flag.id))?.decision).toBeUndefined();
+		expect((await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '502' })).kind).toBe('decided');
+	});
+
+	it('forgets flags after the retention period', async () => {
+		const flags = new FlagRepository(store, 0.3 / 86_400);
+		const flag = await flags.create(newFlag());
+		expect((await flags.list(GUILD, 1)).total).toBe(1);
+		await new Promise((resolve) => setTimeout(resolve, 450));
+		expect(await flags.find(GUILD, flag.id)).toBeUndefined();
+		expect((await flags.list(GUILD, 1)).total).toBe(0);
+		expect(await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '1' })).toEqual({ kind: 'not-found' });
+	});
+
+	it('drops index entries whose record is gone', async () => {
+		const flags = new FlagRepository(store, 30);
+		const kept = await flags.create(newFlag());
+		const gone = await flags.create(newFlag());
+		await store.delete('flags', `${GUILD}:${gone.id}`);
+		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([kept.id]);
+		expect((await flags.list(GUILD, 1)).total).toBe(1);
+	});
+});
+
+describe('flag ids', () => {
+	it('are 10 characters of an unambiguous alphabet, and do not repeat', () => {
+		const ids = Array.from({ length: 5000 }, () => newFlagId());
+		for (const id of ids) expect(id).toMatch(/^[a-km-np-z2-9]{10}$/);
+		expect(new Set(ids).size).toBe(ids.length);
+	});
+
+	it('does not look up malformed ids in the store', async () => {
+		const store = await openStore('memory://', logger);
+		const flags = new FlagRepository(store, 30);
+		expect(await flags.find(GUILD, '../settings')).toBeUndefined();
+		expect(await flags.find(GUILD, '')).toBeUndefined();
+		await store.close();
+	});
+});
