@@ -19,6 +19,7 @@ import { answerMessages } from '../src/replies/answerMessages.js';
 import { hiddenNotice } from '../src/replies/hiddenNotice.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { judgeResponse, type Verdict } from '../src/generation/safetyVerdict.js';
+import { messages } from '../src/answers/messages.js';
 
 export const PROMPT_MAX_LENGTH = 4000;
 
@@ -34,12 +35,12 @@ const data = new SlashCommandBuilder()
 	.toJSON();
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	if (!interaction.inGuild()) throw new UserInputError('/ask works in servers only.');
+	if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
 	const prompt = interaction.options.getString('prompt', true);
 	const isPrivate = interaction.options.getBoolean('private') ?? false;
-	if (prompt.trim() === '') throw new UserInputError('Your prompt is empty. Type a question after /ask.');
+	if (prompt.trim() === '') throw new UserInputError(messages.ask.emptyPrompt);
 	// Discord counts characters, not UTF-16 units: an emoji is one.
-	if ([...prompt].length > PROMPT_MAX_LENGTH) throw new UserInputError(`Your prompt is too long: at most ${PROMPT_MAX_LENGTH} characters.`);
+	if ([...prompt].length > PROMPT_MAX_LENGTH) throw new UserInputError(messages.ask.promptTooLong(PROMPT_MAX_LENGTH));
 
 	// The one store read allowed before the acknowledgement: it decides whether the answer is the ephemeral
 	// link-first one, and the store bounds it to a second.
@@ -102,12 +103,10 @@ async function answerHidden(
 
 function linkFirstAnswer() {
 	return {
-		content:
-			'**Link your account first.** Veil asks the model with your own account of its service. ' +
-			'Press the button to open a form that only you can see; your password is used once to log in and never kept.',
+		content: messages.ask.linkFirst,
 		components: [
 			new ActionRowBuilder<ButtonBuilder>().addComponents(
-				new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.linkOpen)).setLabel('Link account').setStyle(ButtonStyle.Primary),
+				new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.linkOpen)).setLabel(messages.ask.linkButton).setStyle(ButtonStyle.Primary),
 			),
 		],
 		flags: MessageFlags.Ephemeral as const,

@@ -10,9 +10,10 @@ import type { ButtonHandler, Command, InteractionContext } from '../src/discord/
 import { CUSTOM_ID, type CustomIdPrefix } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import type { FlagDecision, FlagRecord } from '../src/moderation/flagRepository.js';
-import { alreadyDecidedNote, flagListMessage, flagViewMessage, NO_SUCH_FLAG, PAGE_SIZE } from '../src/moderation/flagViews.js';
+import { alreadyDecidedNote, flagListMessage, flagViewMessage, PAGE_SIZE } from '../src/moderation/flagViews.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
+import { messages } from '../src/answers/messages.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
 const FLAG_ID_MAX_LENGTH = 32;
@@ -59,7 +60,7 @@ const turnPage: ButtonHandler = {
 	async handle(interaction, [page = '', moderatorId = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		if (interaction.user.id !== moderatorId) {
-			throw new UserInputError('Only the moderator who ran this /flagged list can turn its pages. Run /flagged list to get your own.', 'not_owner');
+			throw new UserInputError(messages.moderation.notPageOwner, 'not_owner');
 		}
 		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
@@ -98,7 +99,7 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 						}
 					: undefined;
 			const outcome = await ctx.flags.decide(guildId, normaliseId(id), { kind, by: interaction.user.id }, act);
-			if (outcome.kind === 'not-found') throw new UserInputError(NO_SUCH_FLAG, 'flag_not_found');
+			if (outcome.kind === 'not-found') throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
 			if (outcome.kind === 'already-decided') {
 				await interaction.editReply(flagViewMessage(outcome.flag, alreadyDecidedNote(outcome.flag)));
 				return;
@@ -111,21 +112,18 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 
 function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
 	switch (flag.decision?.kind) {
-		case 'released': {
-			const where = `in <#${flag.channelId}>${flag.noticeMessageId ? ", replying to the member's notice" : ''}`;
-			const partial = release && release.posted < release.parts ? ` Only ${release.posted} of its ${release.parts} parts could be posted.` : '';
-			return `🔓 Released: the answer is posted ${where}.${partial}`;
-		}
+		case 'released':
+			return messages.moderation.released(`in <#${flag.channelId}>${flag.noticeMessageId ? ", replying to the member's notice" : ''}`, release);
 		case 'dismissed':
-			return '🗑️ Dismissed: the prompt and the reply are erased; the record stays, listed as dismissed, until it expires.';
+			return messages.moderation.dismissed;
 		default:
-			return '✅ Marked reviewed.';
+			return messages.moderation.reviewed;
 	}
 }
 
 async function findFlag(guildId: string, id: string, ctx: InteractionContext): Promise<FlagRecord> {
 	const flag = await ctx.flags.find(guildId, id);
-	if (!flag) throw new UserInputError(NO_SUCH_FLAG, 'flag_not_found');
+	if (!flag) throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
 	return flag;
 }
 

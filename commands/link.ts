@@ -16,6 +16,7 @@ import type { Command, InteractionContext } from '../src/discord/command.js';
 import { buildCustomId, CUSTOM_ID } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
+import { messages } from '../src/answers/messages.js';
 
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MAX_LENGTH = 256;
@@ -65,16 +66,16 @@ const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
 async function submit(interaction: ModalSubmitInteraction, _payload: readonly string[], ctx: InteractionContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const email = emailSchema.safeParse(interaction.fields.getTextInputValue('email').trim());
-	if (!email.success) throw new UserInputError("That doesn't look like an email address. Nothing was changed.");
+	if (!email.success) throw new UserInputError(messages.link.badEmail);
 	const password = interaction.fields.getTextInputValue('password');
 	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
-		throw new UserInputError(`The password must be 1 to ${PASSWORD_MAX_LENGTH} characters. Nothing was changed.`);
+		throw new UserInputError(messages.link.badPassword(PASSWORD_MAX_LENGTH));
 	}
 	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
 	ctx.log.info('account linked');
 	await interaction.editReply({
-		content: `✅ Linked to \`${masked}\`. /ask now uses your account. Run /unlink at any time to remove the link.`,
+		content: messages.link.linked(masked),
 		allowedMentions: NO_MENTIONS,
 	});
 }

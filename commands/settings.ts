@@ -15,6 +15,7 @@ import { missingModlogPermissions } from '../src/moderation/modlog.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/storage/settingsRepository.js';
+import { messages } from '../src/answers/messages.js';
 
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
@@ -49,11 +50,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	if (chosen) {
 		const missing = await missingInChannel(guildId, chosen.id, ctx);
 		if (missing.length > 0) {
-			throw new UserInputError(
-				`Veil can't post reports in <#${chosen.id}>: it lacks ${missing.join(', ')} there. ` +
-					'Grant those in the channel settings and run this again. Nothing was changed.',
-				'modlog_permissions',
-			);
+			throw new UserInputError(messages.settings.modlogMissingPermissions(chosen.id, missing), 'modlog_permissions');
 		}
 	}
 	let before: GuildSettings = {};
@@ -69,7 +66,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<string[]> {
 	const guild = ctx.client.guilds.cache.get(guildId) ?? (await ctx.client.guilds.fetch(guildId));
 	const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
-	if (!channel) throw new UserInputError("Veil can't see that channel. Nothing was changed.", 'modlog_unknown_channel');
+	if (!channel) throw new UserInputError(messages.settings.modlogUnknownChannel, 'modlog_unknown_channel');
 	const me = guild.members.me ?? (await guild.members.fetchMe());
 	return missingModlogPermissions(channel.permissionsFor(me));
 }

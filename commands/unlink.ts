@@ -1,6 +1,7 @@
 import { ApplicationIntegrationType, InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command, InteractionContext } from '../src/discord/command.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
+import { messages } from '../src/answers/messages.js';
 
 const data = new SlashCommandBuilder()
 	.setName('unlink')
@@ -13,9 +14,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const removed = await ctx.accounts.remove(interaction.user.id);
 	if (removed) ctx.log.info('account unlinked');
 	await interaction.reply({
-		content: removed
-			? 'Your account is unlinked: Veil no longer keeps its tokens or your masked email.'
-			: 'You had no linked account, so there was nothing to remove.',
+		content: removed ? messages.link.unlinked : messages.link.nothingToUnlink,
 		flags: MessageFlags.Ephemeral,
 		allowedMentions: NO_MENTIONS,
 	});

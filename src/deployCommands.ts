@@ -2,7 +2,7 @@ import { config as loadDotenv } from 'dotenv';
 import { DiscordAPIError, REST, Routes } from 'discord.js';
 import { commandModules } from '../commands/index.js';
 import { ConfigError, parseDeployConfig, type DeployConfig } from './config/config.js';
-import { TOKEN_REJECTED_MESSAGE } from './answers/veilError.js';
+import { messages } from './answers/messages.js';
 import { buildRegistry } from './discord/registry.js';
 
 /** Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. */
@@ -18,7 +18,7 @@ async function deployCommands(config: DeployConfig): Promise<{ scope: string; co
 
 function explain(error: unknown, config: DeployConfig): string {
 	if (error instanceof DiscordAPIError) {
-		if (error.status === 401) return TOKEN_REJECTED_MESSAGE;
+		if (error.status === 401) return messages.operator.tokenRejected;
 		if (error.status === 403) {
 			return config.discordGuildId
 				? `Discord refused (403): is the bot in guild ${config.discordGuildId}, invited with the applications.commands scope?`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LinkedCredentials } from './credentials.js';
-import { SealError } from '../answers/veilError.js';
+import { SealError } from './sealError.js';
 import { maskEmail } from './maskEmail.js';
 import { openTokens, sealTokens } from './sealTokens.js';
 import type { Store } from '../storage/store.js';

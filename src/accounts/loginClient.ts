@@ -1,17 +1,17 @@
 import { Agent } from 'undici';
 import type { LinkedCredentials } from './credentials.js';
-import { LoginError, type LoginErrorCode } from '../answers/veilError.js';
+import { LoginError, type LoginErrorCode } from './loginError.js';
 import { extractTokens } from './extractTokens.js';
 import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
+import { messages } from '../answers/messages.js';
 
 const DEFAULT_RATE_LIMIT_SECONDS = 60;
 
 const USER_MESSAGES: Record<Exclude<LoginErrorCode, 'login_rate_limited'>, string> = {
-	login_invalid_credentials: "That email and password weren't accepted. Your earlier link, if any, is unchanged.",
-	login_unavailable: "The account service isn't answering right now; nothing was changed. Please try again later.",
-	login_unreadable:
-		"The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
+	login_invalid_credentials: messages.login.invalidCredentials,
+	login_unavailable: messages.login.unavailable,
+	login_unreadable: messages.login.unreadable,
 };
 
 /** Options of {@link LoginClient}. */
@@ -126,19 +126,19 @@ export class LoginClient {
 		if (status === 429) {
 			const waitMs = parseRetryAfterMs(headers['retry-after']) ?? DEFAULT_RATE_LIMIT_SECONDS * 1000;
 			const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-			throw new LoginError(
-				'login_rate_limited',
-				`${where}, retry after ${seconds} s`,
-				`Too many login attempts. Please wait about ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
-				{ retryAfterSeconds: seconds },
-			);
+			throw new LoginError({
+				code: 'login_rate_limited',
+				message: `${where}, retry after ${seconds} s`,
+				userMessage: messages.login.rateLimited(seconds),
+				retryAfterSeconds: seconds,
+			});
 		}
 		if (status >= 500) throw this.#failure('login_unavailable', where);
 		throw this.#failure('login_unreadable', `${where}, not a login answer`);
 	}
 
 	#failure(code: Exclude<LoginErrorCode, 'login_rate_limited'>, message: string, options?: { cause?: unknown }) {
-		return new LoginError(code, message, USER_MESSAGES[code], options);
+		return new LoginError({ code, message, userMessage: USER_MESSAGES[code], ...options });
 	}
 }
 

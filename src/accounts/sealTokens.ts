@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { LinkedCredentials } from './credentials.js';
-import { SealError } from '../answers/veilError.js';
+import { SealError } from './sealError.js';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';

@@ -3,7 +3,7 @@ import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
 import type { BotContext } from './command.js';
 import type { Config } from '../config/config.js';
-import { TOKEN_REJECTED_MESSAGE } from '../answers/veilError.js';
+import { messages } from '../answers/messages.js';
 import { FlagRepository } from '../moderation/flagRepository.js';
 import { GenerationClient, type GenerationClientOptions } from '../generation/generationClient.js';
 import { InteractionRouter } from './interactionRouter.js';
@@ -44,7 +44,7 @@ export class TokenRejectedError extends Error {
 	override readonly name = 'TokenRejectedError';
 
 	constructor(options?: { cause?: unknown }) {
-		super(TOKEN_REJECTED_MESSAGE, options);
+		super(messages.operator.tokenRejected, options);
 	}
 }
 

@@ -4,15 +4,15 @@ import type { BotContext, InteractionContext } from './command.js';
 import { VeilError } from '../answers/veilError.js';
 import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
+import { messages } from '../answers/messages.js';
 
-const RESTARTING = 'Veil is restarting right now. Please try again in a moment.';
 
 /** The reason an interaction still running when the shutdown grace runs out is stopped with. */
 class ShuttingDownError extends VeilError {
 	override readonly name = 'ShuttingDownError';
 
 	constructor() {
-		super('shutting_down', 'stopped by the shutdown after its grace period', RESTARTING);
+		super({ code: 'shutting_down', message: 'stopped by the shutdown after its grace period', userMessage: messages.general.restarting });
 	}
 }
 
@@ -81,7 +81,7 @@ export class InteractionRouter {
 		const started = performance.now();
 		try {
 			if (!this.#accepting) {
-				await interaction.reply({ content: RESTARTING, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+				await interaction.reply({ content: messages.general.restarting, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 				return;
 			}
 			await this.#route(interaction, ctx);
@@ -95,7 +95,7 @@ export class InteractionRouter {
 	async #route(interaction: RepliableInteraction, ctx: InteractionContext): Promise<void> {
 		if (interaction.isChatInputCommand()) {
 			const command = this.#registry.commands.get(interaction.commandName);
-			if (!command) throw new VeilError('unknown_command', `unknown command ${interaction.commandName}`, "This command isn't part of this version of Veil.");
+			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown command ${interaction.commandName}`, userMessage: messages.general.unknownCommand });
 			ctx.log.debug('command received');
 			await command.execute(interaction, ctx);
 			return;
@@ -103,7 +103,11 @@ export class InteractionRouter {
 		if (interaction.isButton() || interaction.isModalSubmit()) {
 			const found = this.#registry.findComponent(interaction.customId);
 			if (!found || found.handler.kind !== (interaction.isButton() ? 'button' : 'modal')) {
-				throw new VeilError('unknown_component', `unknown component ${interaction.customId.slice(0, 40)}`, "This button is no longer in use. Please run the command again.");
+				throw new VeilError({
+					code: 'unknown_component',
+					message: `unknown component ${interaction.customId.slice(0, 40)}`,
+					userMessage: messages.general.unknownComponent,
+				});
 			}
 			ctx.log.debug('component received');
 			// The kind check above pairs each interaction with the handler of its own kind.
@@ -114,7 +118,11 @@ export class InteractionRouter {
 			);
 			return;
 		}
-		throw new VeilError('unsupported_interaction', `unsupported interaction type ${interaction.type}`, "Veil doesn't handle this kind of interaction.");
+		throw new VeilError({
+			code: 'unsupported_interaction',
+			message: `unsupported interaction type ${interaction.type}`,
+			userMessage: messages.general.unsupportedInteraction,
+		});
 	}
 }
 
@@ -135,7 +143,7 @@ export async function answerError(interaction: RepliableInteraction, error: unkn
 		log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
 	} else {
 		const incident = randomUUID().slice(0, 8);
-		content = `Something went wrong on Veil's side. If it keeps happening, give a server admin this reference: \`${incident}\`.`;
+		content = messages.general.incident(incident);
 		log.error({ err: error, incident }, 'interaction failed');
 	}
 	try {

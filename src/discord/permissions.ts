@@ -1,8 +1,7 @@
 import type { PermissionResolvable, RepliableInteraction } from 'discord.js';
 import { UserInputError } from '../answers/veilError.js';
+import { messages } from '../answers/messages.js';
 
-/** The refusal outside a server: moderator tools act on a server's own records. */
-export const SERVERS_ONLY = 'This works in servers only.';
 
 /**
  * Refuses, with a UserInputError the router turns into the answer, unless the interaction comes from a server and
@@ -18,9 +17,9 @@ export function requirePermission(
 	permission: PermissionResolvable,
 	permissionName: string,
 ): string {
-	if (!interaction.inGuild()) throw new UserInputError(SERVERS_ONLY, 'not_in_guild');
+	if (!interaction.inGuild()) throw new UserInputError(messages.general.serversOnly, 'not_in_guild');
 	if (!interaction.memberPermissions?.has(permission)) {
-		throw new UserInputError(`You need the ${permissionName} permission in this server to do this.`, 'missing_permission');
+		throw new UserInputError(messages.general.missingPermission(permissionName), 'missing_permission');
 	}
 	return interaction.guildId;
 }

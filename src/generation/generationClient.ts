@@ -1,23 +1,22 @@
 import { Agent, interceptors, type Dispatcher } from 'undici';
 import { bufferAttempts, ResponseTooLargeError, UnacceptableBodyError } from './bufferAttempts.js';
 import type { LinkedCredentials } from '../accounts/credentials.js';
-import { UpstreamError, type UpstreamErrorCode } from '../answers/veilError.js';
+import { UpstreamError, type UpstreamErrorCode } from './upstreamError.js';
 import { generationResponseSchema, type GenerationResponse } from './generationResponse.js';
 import { jitteredRetry, RETRY_CODES, RETRY_STATUSES } from './generationRetry.js';
 import { redactUrl } from '../logging/redactUrl.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
+import { messages } from '../answers/messages.js';
 
 /** A generation answer is a few kilobytes; anything near this is not one. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 const USER_MESSAGES: Record<UpstreamErrorCode, string> = {
-	upstream_unavailable: "The model's service isn't answering right now. Please try again in a minute.",
-	upstream_invalid: "The model's service sent an answer Veil couldn't read. Please try again.",
-	upstream_refused: "The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.",
-	upstream_rejected: "The model's service couldn't take that request. Try rewording or shortening it.",
+	upstream_unavailable: messages.upstream.unavailable,
+	upstream_invalid: messages.upstream.invalid,
+	upstream_refused: messages.upstream.refused,
+	upstream_rejected: messages.upstream.rejected,
 };
-/** 401/403 without linked tokens means Veil's own API key was refused: /link would not help the member. */
-const KEY_REFUSED_MESSAGE = "The model's service refused Veil's request. Please let the server's moderators know.";
 
 /** Options of {@link GenerationClient}. */
 export interface GenerationClientOptions {
@@ -165,8 +164,8 @@ export class GenerationClient {
 			return result.response;
 		}
 		if (status === 401 || status === 403) {
-			const userMessage = linked ? USER_MESSAGES.upstream_refused : KEY_REFUSED_MESSAGE;
-			throw new UpstreamError('upstream_refused', where, userMessage, { status });
+			const userMessage = linked ? USER_MESSAGES.upstream_refused : messages.upstream.keyRefused;
+			throw new UpstreamError({ code: 'upstream_refused', message: where, userMessage, status });
 		}
 		if (status >= 500 || status === 429) {
 			const retried = RETRY_STATUSES.has(status) ? `, the last of ${this.#maxRetries + 1} attempts at most` : '';
@@ -177,7 +176,7 @@ export class GenerationClient {
 	}
 
 	#failure(code: UpstreamErrorCode, message: string, options: { cause?: unknown; status?: number }): UpstreamError {
-		return new UpstreamError(code, message, USER_MESSAGES[code], options);
+		return new UpstreamError({ code, message, userMessage: USER_MESSAGES[code], ...options });
 	}
 }
 

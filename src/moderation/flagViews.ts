@@ -16,7 +16,6 @@ import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
 
 /** The one answer for an unknown, expired or other server's id, so ids cannot be probed across servers. */
-export const NO_SUCH_FLAG = 'No flag with that id in this server.';
 
 export const PAGE_SIZE = 10;
 export const PROMPT_ATTACHMENT_NAME = 'prompt.md';

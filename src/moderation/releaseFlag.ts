@@ -5,6 +5,7 @@ import type { FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { describeSendFailure } from './modlog.js';
 import { answerMessages } from '../replies/answerMessages.js';
+import { messages } from '../answers/messages.js';
 
 /** How much of a released answer reached the channel. */
 export interface ReleaseResult {
@@ -22,7 +23,7 @@ export interface ReleaseResult {
  * so a second press can never post the answer twice.
  */
 export async function postRelease(flag: FlagRecord, deps: { client: Client; log: Logger }): Promise<ReleaseResult> {
-	if (flag.text === null) throw new VeilError('release_erased', `flag ${flag.id} has no text`, 'This flag has no text left to release.');
+	if (flag.text === null) throw new VeilError({ code: 'release_erased', message: `flag ${flag.id} has no text`, userMessage: messages.moderation.releaseErased });
 	const [first, ...rest] = answerMessages(
 		flag.text,
 		flag.finishReason === 'MAX_TOKENS',
@@ -50,11 +51,11 @@ export async function postRelease(flag: FlagRecord, deps: { client: Client; log:
 	} catch (error) {
 		const reason = describeSendFailure(error);
 		deps.log.warn({ err: error, flagId: flag.id, channelId: flag.channelId }, 'release could not be posted');
-		throw new VeilError(
-			'release_failed',
-			`release of flag ${flag.id} failed: ${reason}`,
-			`Veil could not post the answer in <#${flag.channelId}>: ${reason}. Nothing was released; the flag is still pending.`,
-			{ cause: error },
-		);
+		throw new VeilError({
+			code: 'release_failed',
+			message: `release of flag ${flag.id} failed: ${reason}`,
+			userMessage: messages.moderation.releaseFailed(flag.channelId, reason),
+			cause: error,
+		});
 	}
 }

@@ -1,14 +1,15 @@
 import { AttachmentBuilder, type MessageMentionOptions } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
+import { messages } from '../answers/messages.js';
 
 /** Past this many messages' worth, the answer goes as one message plus the whole text as a file. */
 export const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
 
-const CUT_SHORT_NOTE = '\n-# ✂️ Cut short: the model reached its length limit.';
-const ATTACHED_NOTE = `\n-# The whole answer is attached as ${ATTACHMENT_NAME}.`;
-const EMPTY_ANSWER = 'The model returned an empty answer. Try rephrasing your prompt.';
+const CUT_SHORT_NOTE = `\n-# ${messages.ask.cutShort}`;
+const ATTACHED_NOTE = `\n-# ${messages.ask.attached(ATTACHMENT_NAME)}`;
+const EMPTY_ANSWER = messages.ask.emptyAnswer;
 
 export interface OutgoingMessage {
 	content: string;

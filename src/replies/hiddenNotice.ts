@@ -4,6 +4,7 @@ import { describeRatings, flaggedRatings, upstreamLabel } from '../moderation/ra
 import type { OutgoingMessage } from './answerMessages.js';
 import { MESSAGE_LIMIT } from './splitReply.js';
 import { truncate } from './truncate.js';
+import { messages } from '../answers/messages.js';
 
 const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string>> = {
 	'no-candidate': () => 'the model returned no answer',
@@ -28,10 +29,9 @@ export function hiddenReasons(verdict: HiddenVerdict): string[] {
 /** The member's answer when the reply is hidden: why, by category and probability, never the text. */
 export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined): OutgoingMessage {
 	const lines = [
-		"🛡️ **This answer was hidden.** The model's safety checks did not clear it, so Veil kept it back" +
-			(flagId ? " for this server's moderators to review." : '.'),
-		`**Why:** ${hiddenReasons(verdict).join(' · ')}`,
+		messages.ask.hiddenHeadline(flagId !== undefined),
+		messages.ask.hiddenWhy(hiddenReasons(verdict)),
 	];
-	if (flagId) lines.push(`-# Reference for moderators: \`${flagId}\``);
+	if (flagId) lines.push(`-# ${messages.ask.hiddenReference(flagId)}`);
 	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT), allowedMentions: NO_MENTIONS };
 }

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
 import KeyvRedis from '@keyv/redis';
-import { StoreError } from '../answers/veilError.js';
+import { StoreError } from './storeError.js';
 import type { Logger } from '../logging/logger.js';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */

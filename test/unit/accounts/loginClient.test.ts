@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LoginError } from '../../../src/answers/veilError.js';
+import { LoginError } from '../../../src/accounts/loginError.js';
 import { LoginClient, type LoginClientOptions } from '../../../src/accounts/loginClient.js';
 import { loggable, rejectionOf } from '../../support/errorChecks.js';
 import { loginResponse, UpstreamStandIn, type LoginShape, type ScriptedAnswer } from '../../support/upstreamStandIn.js';

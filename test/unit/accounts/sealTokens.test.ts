@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SealError } from '../../../src/answers/veilError.js';
+import { SealError } from '../../../src/accounts/sealError.js';
 import { generateEncryptionKey, openTokens, parseEncryptionKey, sealTokens } from '../../../src/accounts/sealTokens.js';
 
 const key = parseEncryptionKey(generateEncryptionKey());

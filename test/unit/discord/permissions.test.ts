@@ -1,7 +1,8 @@
 import { PermissionFlagsBits, PermissionsBitField, type RepliableInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/answers/veilError.js';
-import { requirePermission, SERVERS_ONLY } from '../../../src/discord/permissions.js';
+import { messages } from '../../../src/answers/messages.js';
+import { requirePermission } from '../../../src/discord/permissions.js';
 
 // Only what requirePermission reads: where the interaction comes from and the permissions Discord sent with it.
 function interaction(guildId: string | null, permissions: bigint[] | null): RepliableInteraction {
@@ -26,6 +27,6 @@ describe('requirePermission', () => {
 	});
 
 	it('refuses outside a server', () => {
-		expect(() => requirePermission(interaction(null, null), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toThrow(SERVERS_ONLY);
+		expect(() => requirePermission(interaction(null, null), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toThrow(messages.general.serversOnly);
 	});
 });

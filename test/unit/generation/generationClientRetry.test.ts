@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../src/answers/veilError.js';
+import { UpstreamError } from '../../../src/generation/upstreamError.js';
 import { candidateText } from '../../../src/generation/generationResponse.js';
 import type { GenerationClientOptions } from '../../../src/generation/generationClient.js';
 import { useGenerationClient } from '../../support/generationClientFixture.js';

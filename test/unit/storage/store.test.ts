@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoreError } from '../../../src/answers/veilError.js';
+import { StoreError } from '../../../src/storage/storeError.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, sqlitePath, type Store } from '../../../src/storage/store.js';
 

@@ -1,0 +1,82 @@
+/**
+ * Every sentence a member or moderator reads in an answer, keyed by purpose, so wording is reviewed (and can later
+ * be localized) in one place. Layout (embeds, field names, list lines) stays with the views that build it.
+ * A function takes what the sentence names; none is ever given a secret.
+ */
+export const messages = {
+	operator: {
+		/** Printed on stderr, in one plain line, when Discord refuses the bot token (the token itself never). */
+		tokenRejected: 'Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the bot token again from the Developer Portal.',
+	},
+	general: {
+		restarting: 'Veil is restarting right now. Please try again in a moment.',
+		unknownCommand: "This command isn't part of this version of Veil.",
+		unknownComponent: 'This button is no longer in use. Please run the command again.',
+		unsupportedInteraction: "Veil doesn't handle this kind of interaction.",
+		serversOnly: 'This works in servers only.',
+		missingPermission: (permission: string) => `You need the ${permission} permission in this server to do this.`,
+		incident: (incident: string) =>
+			`Something went wrong on Veil's side. If it keeps happening, give a server admin this reference: \`${incident}\`.`,
+	},
+	storage: {
+		unavailable: "Veil's storage isn't answering right now. Please try again in a minute.",
+	},
+	ask: {
+		serversOnly: '/ask works in servers only.',
+		emptyPrompt: 'Your prompt is empty. Type a question after /ask.',
+		promptTooLong: (max: number) => `Your prompt is too long: at most ${max} characters.`,
+		linkFirst:
+			'**Link your account first.** Veil asks the model with your own account of its service. ' +
+			'Press the button to open a form that only you can see; your password is used once to log in and never kept.',
+		linkButton: 'Link account',
+		emptyAnswer: 'The model returned an empty answer. Try rephrasing your prompt.',
+		cutShort: '✂️ Cut short: the model reached its length limit.',
+		attached: (fileName: string) => `The whole answer is attached as ${fileName}.`,
+		hiddenHeadline: (kept: boolean) =>
+			"🛡️ **This answer was hidden.** The model's safety checks did not clear it, so Veil kept it back" +
+			(kept ? " for this server's moderators to review." : '.'),
+		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
+		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
+	},
+	upstream: {
+		unavailable: "The model's service isn't answering right now. Please try again in a minute.",
+		invalid: "The model's service sent an answer Veil couldn't read. Please try again.",
+		refused: "The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.",
+		rejected: "The model's service couldn't take that request. Try rewording or shortening it.",
+		/** 401/403 without linked tokens: Veil's own API key was refused, and /link would not help the member. */
+		keyRefused: "The model's service refused Veil's request. Please let the server's moderators know.",
+	},
+	link: {
+		badEmail: "That doesn't look like an email address. Nothing was changed.",
+		badPassword: (max: number) => `The password must be 1 to ${max} characters. Nothing was changed.`,
+		linked: (maskedEmail: string) =>
+			`✅ Linked to \`${maskedEmail}\`. /ask now uses your account. Run /unlink at any time to remove the link.`,
+		unlinked: 'Your account is unlinked: Veil no longer keeps its tokens or your masked email.',
+		nothingToUnlink: 'You had no linked account, so there was nothing to remove.',
+		unreadableLink: 'Your saved link could not be read. Please run /link again.',
+	},
+	login: {
+		invalidCredentials: "That email and password weren't accepted. Your earlier link, if any, is unchanged.",
+		unavailable: "The account service isn't answering right now; nothing was changed. Please try again later.",
+		unreadable: "The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
+		rateLimited: (seconds: number) => `Too many login attempts. Please wait about ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
+	},
+	moderation: {
+		noSuchFlag: 'No flag with that id in this server.',
+		notPageOwner: 'Only the moderator who ran this /flagged list can turn its pages. Run /flagged list to get your own.',
+		releaseErased: 'This flag has no text left to release.',
+		releaseFailed: (channelId: string, reason: string) =>
+			`Veil could not post the answer in <#${channelId}>: ${reason}. Nothing was released; the flag is still pending.`,
+		released: (where: string, partial: { posted: number; parts: number } | undefined) =>
+			`🔓 Released: the answer is posted ${where}.` +
+			(partial && partial.posted < partial.parts ? ` Only ${partial.posted} of its ${partial.parts} parts could be posted.` : ''),
+		dismissed: '🗑️ Dismissed: the prompt and the reply are erased; the record stays, listed as dismissed, until it expires.',
+		reviewed: '✅ Marked reviewed.',
+	},
+	settings: {
+		modlogMissingPermissions: (channelId: string, missing: readonly string[]) =>
+			`Veil can't post reports in <#${channelId}>: it lacks ${missing.join(', ')} there. ` +
+			'Grant those in the channel settings and run this again. Nothing was changed.',
+		modlogUnknownChannel: "Veil can't see that channel. Nothing was changed.",
+	},
+} as const;
