@@ -2,7 +2,6 @@ import {
 	ActionRowBuilder,
 	ApplicationIntegrationType,
 	ButtonBuilder,
-	ButtonStyle,
 	InteractionContextType,
 	MessageFlags,
 	SlashCommandBuilder,
@@ -10,7 +9,6 @@ import {
 } from 'discord.js';
 import type { LinkedAccount } from '../src/accounts/accountRepository.js';
 import type { Command, InteractionContext } from '../src/discord/command.js';
-import { buildCustomId, CUSTOM_ID } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import type { FlagRecord } from '../src/moderation/flagRepository.js';
 import { candidateText } from '../src/generation/generationResponse.js';
@@ -19,6 +17,8 @@ import { answerMessages } from '../src/replies/answerMessages.js';
 import { hiddenNotice } from '../src/replies/hiddenNotice.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { judgeResponse, type Verdict } from '../src/generation/safetyVerdict.js';
+import { FLAGGED_PREFIXES } from './flagged.js';
+import { linkButton } from './link.js';
 import { messages } from '../src/answers/messages.js';
 
 export const PROMPT_MAX_LENGTH = 4000;
@@ -98,7 +98,7 @@ async function answerHidden(
 		ctx.log.error({ err: error }, 'could not store the flag of a hidden reply');
 	}
 	await interaction.editReply(hiddenNotice(verdict, flag?.id));
-	if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log });
+	if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log, viewPrefix: FLAGGED_PREFIXES.view });
 }
 
 function linkFirstAnswer() {
@@ -106,7 +106,7 @@ function linkFirstAnswer() {
 		content: messages.ask.linkFirst,
 		components: [
 			new ActionRowBuilder<ButtonBuilder>().addComponents(
-				new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.linkOpen)).setLabel(messages.ask.linkButton).setStyle(ButtonStyle.Primary),
+				linkButton(messages.ask.linkButton),
 			),
 		],
 		flags: MessageFlags.Ephemeral as const,

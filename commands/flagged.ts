@@ -7,7 +7,7 @@ import {
 	type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { ButtonHandler, Command, InteractionContext } from '../src/discord/command.js';
-import { CUSTOM_ID, type CustomIdPrefix } from '../src/discord/customId.js';
+import { ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import type { FlagDecision, FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage, PAGE_SIZE } from '../src/moderation/flagViews.js';
@@ -40,23 +40,25 @@ const data = new SlashCommandBuilder()
 	)
 	.toJSON();
 
+/** The buttons /flagged owns: list pages, the mod-log's View reply, and a flag's three decisions. */
+export const FLAGGED_PREFIXES = ownedPrefixes(data.name, ['page', 'view', 'release', 'dismiss', 'review']);
+
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, ...MODERATOR);
 	if (interaction.options.getSubcommand(true) === 'list') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const page = await ctx.flags.list(guildId, interaction.options.getInteger('page') ?? 1, PAGE_SIZE);
-		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.config.flagRetentionDays));
+		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.config.flagRetentionDays, FLAGGED_PREFIXES));
 		return;
 	}
 	const id = normaliseId(interaction.options.getString('id', true));
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	await interaction.editReply(flagViewMessage(await findFlag(guildId, id, ctx)));
+	await interaction.editReply(flagViewMessage(await findFlag(guildId, id, ctx), FLAGGED_PREFIXES));
 }
 
 /** Previous/Next: `flagged:page:<page>:<moderatorId>`; only that moderator turns the pages, updated in place. */
 const turnPage: ButtonHandler = {
-	kind: 'button',
-	prefix: CUSTOM_ID.flaggedPage,
+	prefix: FLAGGED_PREFIXES.page,
 	async handle(interaction, [page = '', moderatorId = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		if (interaction.user.id !== moderatorId) {
@@ -65,18 +67,17 @@ const turnPage: ButtonHandler = {
 		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
 		const listed = await ctx.flags.list(guildId, Number.isSafeInteger(wanted) ? wanted : 1, PAGE_SIZE);
-		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.config.flagRetentionDays));
+		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.config.flagRetentionDays, FLAGGED_PREFIXES));
 	},
 };
 
 /** The mod-log's "View reply": the same view as `/flagged view`, ephemeral, for whoever may moderate now. */
 const viewFromModlog: ButtonHandler = {
-	kind: 'button',
-	prefix: CUSTOM_ID.flagView,
+	prefix: FLAGGED_PREFIXES.view,
 	async handle(interaction, [id = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-		await interaction.editReply(flagViewMessage(await findFlag(guildId, normaliseId(id), ctx)));
+		await interaction.editReply(flagViewMessage(await findFlag(guildId, normaliseId(id), ctx), FLAGGED_PREFIXES));
 	},
 };
 
@@ -86,7 +87,6 @@ const viewFromModlog: ButtonHandler = {
  */
 function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandler {
 	return {
-		kind: 'button',
 		prefix,
 		async handle(interaction, [id = ''], ctx) {
 			const guildId = requirePermission(interaction, ...MODERATOR);
@@ -101,11 +101,11 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 			const outcome = await ctx.flags.decide(guildId, normaliseId(id), { kind, by: interaction.user.id }, act);
 			if (outcome.kind === 'not-found') throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
 			if (outcome.kind === 'already-decided') {
-				await interaction.editReply(flagViewMessage(outcome.flag, alreadyDecidedNote(outcome.flag)));
+				await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
 				return;
 			}
 			ctx.log.info({ flagId: outcome.flag.id, decision: kind }, 'flag decided');
-			await interaction.editReply(flagViewMessage(outcome.flag, decidedNote(outcome.flag, release)));
+			await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, decidedNote(outcome.flag, release)));
 		},
 	};
 }
@@ -135,11 +135,11 @@ function normaliseId(id: string): string {
 export default {
 	data,
 	execute,
-	components: [
+	buttons: [
 		turnPage,
 		viewFromModlog,
-		decisionButton(CUSTOM_ID.flagRelease, 'released'),
-		decisionButton(CUSTOM_ID.flagDismiss, 'dismissed'),
-		decisionButton(CUSTOM_ID.flagReview, 'reviewed'),
+		decisionButton(FLAGGED_PREFIXES.release, 'released'),
+		decisionButton(FLAGGED_PREFIXES.dismiss, 'dismissed'),
+		decisionButton(FLAGGED_PREFIXES.review, 'reviewed'),
 	],
 } satisfies Command;

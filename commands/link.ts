@@ -1,5 +1,7 @@
 import {
 	ApplicationIntegrationType,
+	ButtonBuilder,
+	ButtonStyle,
 	InteractionContextType,
 	LabelBuilder,
 	MessageFlags,
@@ -13,7 +15,7 @@ import {
 } from 'discord.js';
 import { z } from 'zod';
 import type { Command, InteractionContext } from '../src/discord/command.js';
-import { buildCustomId, CUSTOM_ID } from '../src/discord/customId.js';
+import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { messages } from '../src/answers/messages.js';
@@ -28,10 +30,12 @@ const data = new SlashCommandBuilder()
 	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
 	.toJSON();
 
+const LINK_PREFIXES = ownedPrefixes(data.name, ['open', 'submit']);
+
 /** The private form. Discord has no masked input, so the labels say who sees it and that the password is not kept. */
 export function linkModal(): ModalBuilder {
 	return new ModalBuilder()
-		.setCustomId(buildCustomId(CUSTOM_ID.linkSubmit))
+		.setCustomId(buildCustomId(LINK_PREFIXES.submit))
 		.setTitle('Link your account')
 		.addLabelComponents(
 			new LabelBuilder()
@@ -47,6 +51,11 @@ export function linkModal(): ModalBuilder {
 					new TextInputBuilder().setCustomId('password').setStyle(TextInputStyle.Short).setMaxLength(PASSWORD_MAX_LENGTH).setRequired(true),
 				),
 		);
+}
+
+/** The button that opens the link form, for answers that ask a member to link first. */
+export function linkButton(label: string): ButtonBuilder {
+	return new ButtonBuilder().setCustomId(buildCustomId(LINK_PREFIXES.open)).setLabel(label).setStyle(ButtonStyle.Primary);
 }
 
 async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
@@ -83,8 +92,6 @@ async function submit(interaction: ModalSubmitInteraction, _payload: readonly st
 export default {
 	data,
 	execute,
-	components: [
-		{ kind: 'button', prefix: CUSTOM_ID.linkOpen, handle: openFromButton },
-		{ kind: 'modal', prefix: CUSTOM_ID.linkSubmit, handle: submit },
-	],
+	buttons: [{ prefix: LINK_PREFIXES.open, handle: openFromButton }],
+	modals: [{ prefix: LINK_PREFIXES.submit, handle: submit }],
 } satisfies Command;

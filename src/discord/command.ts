@@ -33,23 +33,22 @@ export interface InteractionContext extends BotContext {
 	readonly signal: AbortSignal;
 }
 
+/** A button a command owns, found by its `custom_id` prefix; `payload` is the rest of the id, split at `:`. */
 export interface ButtonHandler {
-	readonly kind: 'button';
 	readonly prefix: CustomIdPrefix;
 	handle(interaction: ButtonInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
 }
 
+/** A modal a command owns, found like a button. */
 export interface ModalHandler {
-	readonly kind: 'modal';
 	readonly prefix: CustomIdPrefix;
 	handle(interaction: ModalSubmitInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
 }
 
-export type ComponentHandler = ButtonHandler | ModalHandler;
-
-/** One slash command: its registration JSON, its handler, and the components it owns. */
+/** One slash command: its registration JSON, its handler, and the buttons and modals it owns. */
 export interface Command {
 	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
 	execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void>;
-	readonly components?: readonly ComponentHandler[];
+	readonly buttons?: readonly ButtonHandler[];
+	readonly modals?: readonly ModalHandler[];
 }

@@ -1,21 +1,17 @@
 /**
- * Every component's `custom_id` is `<prefix>:<payload…>`, the payload carrying all the state a click needs, so a
- * button keeps working after a restart. The prefixes live here, in one place, and feed the router.
+ * Every component's `custom_id` is `<command>:<action>:<payload…>`, the payload carrying all the state a click
+ * needs, so a button keeps working after a restart. Each command owns its prefixes, built from its own name (see
+ * `ownedPrefixes`); the registry refuses a prefix that does not start with its command's name.
  */
-export const CUSTOM_ID = {
-	linkOpen: 'link:open',
-	linkSubmit: 'link:submit',
-	flagView: 'flagged:view',
-	flaggedPage: 'flagged:page',
-	flagRelease: 'flagged:release',
-	flagDismiss: 'flagged:dismiss',
-	flagReview: 'flagged:review',
-} as const;
-
-export type CustomIdPrefix = (typeof CUSTOM_ID)[keyof typeof CUSTOM_ID];
+export type CustomIdPrefix = `${string}:${string}`;
 
 /** Discord's cap on a component's custom_id. */
 export const CUSTOM_ID_MAX_LENGTH = 100;
+
+/** The prefixes of one command: `{ open: 'link:open', submit: 'link:submit' }` for `ownedPrefixes('link', ['open', 'submit'])`. */
+export function ownedPrefixes<const Action extends string>(command: string, actions: readonly Action[]): Readonly<Record<Action, CustomIdPrefix>> {
+	return Object.freeze(Object.fromEntries(actions.map((action) => [action, `${command}:${action}`])) as Record<Action, CustomIdPrefix>);
+}
 
 /** Joins a prefix and its payload; throws when the result would break Discord's 100-character cap. */
 export function buildCustomId(prefix: CustomIdPrefix, ...payload: Array<string | number>): string {

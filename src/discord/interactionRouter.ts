@@ -3,6 +3,7 @@ import { MessageFlags, type Interaction, type RepliableInteraction } from 'disco
 import type { BotContext, InteractionContext } from './command.js';
 import { VeilError } from '../answers/veilError.js';
 import type { Registry } from './registry.js';
+import { parseCustomId } from './customId.js';
 import { NO_MENTIONS } from './mentions.js';
 import { messages } from '../answers/messages.js';
 
@@ -100,22 +101,18 @@ export class InteractionRouter {
 			await command.execute(interaction, ctx);
 			return;
 		}
-		if (interaction.isButton() || interaction.isModalSubmit()) {
-			const found = this.#registry.findComponent(interaction.customId);
-			if (!found || found.handler.kind !== (interaction.isButton() ? 'button' : 'modal')) {
-				throw new VeilError({
-					code: 'unknown_component',
-					message: `unknown component ${interaction.customId.slice(0, 40)}`,
-					userMessage: messages.general.unknownComponent,
-				});
-			}
-			ctx.log.debug('component received');
-			// The kind check above pairs each interaction with the handler of its own kind.
-			await (found.handler.handle as (i: RepliableInteraction, p: readonly string[], c: InteractionContext) => Promise<void>)(
-				interaction,
-				found.payload,
-				ctx,
-			);
+		if (interaction.isButton()) {
+			const found = this.#registry.findButton(interaction.customId);
+			if (!found) throw unknownComponent(interaction.customId);
+			ctx.log.debug('button received');
+			await found.handler.handle(interaction, found.payload, ctx);
+			return;
+		}
+		if (interaction.isModalSubmit()) {
+			const found = this.#registry.findModal(interaction.customId);
+			if (!found) throw unknownComponent(interaction.customId);
+			ctx.log.debug('modal received');
+			await found.handler.handle(interaction, found.payload, ctx);
 			return;
 		}
 		throw new VeilError({
@@ -126,12 +123,20 @@ export class InteractionRouter {
 	}
 }
 
+function unknownComponent(customId: string): VeilError {
+	return new VeilError({
+		code: 'unknown_component',
+		message: `unknown component ${customId.slice(0, 40)}`,
+		userMessage: messages.general.unknownComponent,
+	});
+}
+
 function describeRoute(interaction: Interaction): string {
 	if (interaction.isChatInputCommand()) {
 		const sub = interaction.options.getSubcommand(false);
 		return sub ? `/${interaction.commandName} ${sub}` : `/${interaction.commandName}`;
 	}
-	if (interaction.isButton() || interaction.isModalSubmit()) return interaction.customId.split(':').slice(0, 2).join(':');
+	if (interaction.isButton() || interaction.isModalSubmit()) return parseCustomId(interaction.customId).prefix;
 	return `type ${interaction.type}`;
 }
 

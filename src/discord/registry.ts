@@ -1,45 +1,59 @@
-import type { Command, ComponentHandler } from './command.js';
+import type { ButtonHandler, Command, ModalHandler } from './command.js';
 import { parseCustomId } from './customId.js';
+
+/** A handler found for a custom_id, with the payload that followed its prefix. */
+export interface FoundHandler<Handler> {
+	readonly handler: Handler;
+	readonly payload: string[];
+}
 
 /** The command modules, checked and indexed: routing and deploy-commands both read this, so they cannot disagree. */
 export interface Registry {
 	readonly commands: ReadonlyMap<string, Command>;
-	findComponent(customId: string): { handler: ComponentHandler; payload: string[] } | undefined;
+	findButton(customId: string): FoundHandler<ButtonHandler> | undefined;
+	findModal(customId: string): FoundHandler<ModalHandler> | undefined;
 	/** The registration JSON of every command, in module order. */
 	toJSON(): Command['data'][];
 }
 
 /**
- * Builds the registry from `{ file: module }` pairs, rejecting a malformed module or a duplicate command name or
- * component prefix by the file it came from.
+ * Builds the registry from `{ file: module }` pairs, rejecting, by the file it came from, a malformed module, a
+ * duplicate command name, a prefix owned twice, or a prefix that does not start with its own command's name.
  */
 export function buildRegistry(modules: Readonly<Record<string, unknown>>): Registry {
 	const commands = new Map<string, Command>();
-	const components = new Map<string, ComponentHandler>();
+	const buttons = new Map<string, ButtonHandler>();
+	const modals = new Map<string, ModalHandler>();
 	const origin = new Map<string, string>();
 	for (const [file, module] of Object.entries(modules)) {
-		if (!isCommand(module)) throw new Error(`${file}: not a command module (expected { data, execute, components? })`);
+		if (!isCommand(module)) throw new Error(`${file}: not a command module (expected { data, execute, buttons?, modals? })`);
 		const name = module.data.name;
 		if (commands.has(name)) throw new Error(`${file}: command /${name} is already defined in ${origin.get(`/${name}`)}`);
 		commands.set(name, module);
 		origin.set(`/${name}`, file);
-		for (const handler of module.components ?? []) {
-			if (components.has(handler.prefix)) {
-				throw new Error(`${file}: component ${handler.prefix} is already handled in ${origin.get(handler.prefix)}`);
+		const claim = <Handler extends { readonly prefix: string }>(handlers: readonly Handler[] | undefined, into: Map<string, Handler>) => {
+			for (const handler of handlers ?? []) {
+				if (!handler.prefix.startsWith(`${name}:`)) throw new Error(`${file}: component ${handler.prefix} is not under /${name}'s own prefix ${name}:`);
+				if (origin.has(handler.prefix)) throw new Error(`${file}: component ${handler.prefix} is already handled in ${origin.get(handler.prefix)}`);
+				into.set(handler.prefix, handler);
+				origin.set(handler.prefix, file);
 			}
-			components.set(handler.prefix, handler);
-			origin.set(handler.prefix, file);
-		}
+		};
+		claim(module.buttons, buttons);
+		claim(module.modals, modals);
 	}
 	return {
 		commands,
-		findComponent(customId) {
-			const { prefix, payload } = parseCustomId(customId);
-			const handler = components.get(prefix);
-			return handler ? { handler, payload } : undefined;
-		},
+		findButton: (customId) => find(buttons, customId),
+		findModal: (customId) => find(modals, customId),
 		toJSON: () => [...commands.values()].map((command) => command.data),
 	};
+}
+
+function find<Handler>(index: ReadonlyMap<string, Handler>, customId: string): FoundHandler<Handler> | undefined {
+	const { prefix, payload } = parseCustomId(customId);
+	const handler = index.get(prefix);
+	return handler ? { handler, payload } : undefined;
 }
 
 function isCommand(value: unknown): value is Command {
@@ -50,6 +64,7 @@ function isCommand(value: unknown): value is Command {
 		candidate.data !== null &&
 		typeof candidate.data.name === 'string' &&
 		typeof candidate.execute === 'function' &&
-		(candidate.components === undefined || Array.isArray(candidate.components))
+		(candidate.buttons === undefined || Array.isArray(candidate.buttons)) &&
+		(candidate.modals === undefined || Array.isArray(candidate.modals))
 	);
 }

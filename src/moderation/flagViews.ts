@@ -8,16 +8,17 @@ import {
 	TimestampStyles,
 	type MessageMentionOptions,
 } from 'discord.js';
-import { buildCustomId, CUSTOM_ID } from '../discord/customId.js';
+import { buildCustomId, type CustomIdPrefix } from '../discord/customId.js';
 import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
 
-/** The one answer for an unknown, expired or other server's id, so ids cannot be probed across servers. */
-
 export const PAGE_SIZE = 10;
+
+/** The prefixes of the buttons these views carry; `/flagged` owns them and passes them in. */
+export type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
 export const PROMPT_ATTACHMENT_NAME = 'prompt.md';
 
 // Embed budget: description ≤ 4096 and the whole embed ≤ 6000; the fields below stay well under the rest.
@@ -64,7 +65,7 @@ export function noticeLink(flag: FlagRecord): string | undefined {
 }
 
 /** One page of `/flagged list`: a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
-export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number): FlagMessage {
+export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, prefixes: FlaggedPrefixes): FlagMessage {
 	const kept = `Hidden replies are kept ${formatDays(retentionDays)}.`;
 	if (page.total === 0) {
 		return message(`No flagged replies are kept in this server right now. ${kept}`, [], []);
@@ -85,8 +86,8 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 		page.pageCount > 1
 			? [
 					new ActionRowBuilder<ButtonBuilder>().addComponents(
-						pageButton('Previous', page.page - 1, moderatorId, page.page <= 1),
-						pageButton('Next', page.page + 1, moderatorId, page.page >= page.pageCount),
+						pageButton(prefixes.page, 'Previous', page.page - 1, moderatorId, page.page <= 1),
+						pageButton(prefixes.page, 'Next', page.page + 1, moderatorId, page.page >= page.pageCount),
 					),
 				]
 			: [];
@@ -98,7 +99,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
  * text (previewed in the embed, attached in full when longer), and the decision buttons while it is pending.
  * `note` opens the message, e.g. the outcome of the button just pressed.
  */
-export function flagViewMessage(flag: FlagRecord, note = ''): FlagMessage {
+export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, note = ''): FlagMessage {
 	const status = flag.decision?.kind ?? 'pending';
 	const link = noticeLink(flag);
 	const reasons = describeStopReasons(flag);
@@ -129,7 +130,7 @@ export function flagViewMessage(flag: FlagRecord, note = ''): FlagMessage {
 		const attached = files.length > 0 ? `\n-# Cut short here; attached in full as ${files.map((file) => file.name).join(' and ')}.` : '';
 		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
 	}
-	return message(note, [embed], status === 'pending' ? [decisionButtons(flag.id)] : [], files);
+	return message(note, [embed], status === 'pending' ? [decisionButtons(prefixes, flag.id)] : [], files);
 }
 
 /** The first line of a released answer, in its original channel; `userId` is named when there is no notice to reply to. */
@@ -143,17 +144,17 @@ export function alreadyDecidedNote(flag: FlagRecord): string {
 	return `This flag was already ${flagStatus(flag)}, so nothing was done.`;
 }
 
-function decisionButtons(flagId: string): ActionRowBuilder<ButtonBuilder> {
+function decisionButtons(prefixes: FlaggedPrefixes, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagRelease, flagId)).setLabel('Release').setStyle(ButtonStyle.Success),
-		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagDismiss, flagId)).setLabel('Dismiss').setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagReview, flagId)).setLabel('Mark reviewed').setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.release, flagId)).setLabel('Release').setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.dismiss, flagId)).setLabel('Dismiss').setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.review, flagId)).setLabel('Mark reviewed').setStyle(ButtonStyle.Secondary),
 	);
 }
 
-function pageButton(label: string, page: number, moderatorId: string, disabled: boolean): ButtonBuilder {
+function pageButton(prefix: CustomIdPrefix, label: string, page: number, moderatorId: string, disabled: boolean): ButtonBuilder {
 	return new ButtonBuilder()
-		.setCustomId(buildCustomId(CUSTOM_ID.flaggedPage, page, moderatorId))
+		.setCustomId(buildCustomId(prefix, page, moderatorId))
 		.setLabel(label)
 		.setStyle(ButtonStyle.Secondary)
 		.setDisabled(disabled);

@@ -9,7 +9,7 @@ import {
 	type Client,
 	type PermissionsBitField,
 } from 'discord.js';
-import { buildCustomId, CUSTOM_ID } from '../discord/customId.js';
+import { buildCustomId, type CustomIdPrefix } from '../discord/customId.js';
 import type { FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
@@ -36,9 +36,9 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 }
 
 /** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
-export function viewReplyButton(flagId: string): ActionRowBuilder<ButtonBuilder> {
+export function viewReplyButton(viewPrefix: CustomIdPrefix, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(CUSTOM_ID.flagView, flagId)).setLabel('View reply').setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(buildCustomId(viewPrefix, flagId)).setLabel('View reply').setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -46,7 +46,7 @@ export function viewReplyButton(flagId: string): ActionRowBuilder<ButtonBuilder>
  * Posts a hidden reply's metadata to the server's mod-log, when one is set. A failure is logged and remembered for
  * the next `/settings modlog`, and never reaches the member: the flag is already stored.
  */
-export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client; settings: SettingsRepository; log: Logger }): Promise<void> {
+export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client; settings: SettingsRepository; log: Logger; viewPrefix: CustomIdPrefix }): Promise<void> {
 	let modlogChannelId: string | undefined;
 	try {
 		({ modlogChannelId } = await deps.settings.get(flag.guildId));
@@ -59,7 +59,7 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId);
 		if (!channel?.isSendable()) throw new Error('the mod-log channel is not a channel Veil can send to');
-		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(flag.id)], allowedMentions: NO_MENTIONS });
+		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		const reason = describeSendFailure(error);
 		const noted = await deps.settings

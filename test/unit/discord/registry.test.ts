@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandModules } from '../../../commands/index.js';
-import { buildCustomId, CUSTOM_ID, CUSTOM_ID_MAX_LENGTH, parseCustomId } from '../../../src/discord/customId.js';
+import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
+import { buildCustomId, CUSTOM_ID_MAX_LENGTH, ownedPrefixes, parseCustomId } from '../../../src/discord/customId.js';
 import { buildRegistry } from '../../../src/discord/registry.js';
 
 const execute = async () => undefined;
@@ -10,9 +11,12 @@ describe('buildRegistry', () => {
 		const registry = buildRegistry(commandModules);
 		expect([...registry.commands.keys()]).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
 		expect(registry.toJSON().map((command) => command.name)).toEqual([...registry.commands.keys()]);
-		expect(registry.findComponent(buildCustomId(CUSTOM_ID.linkOpen))?.handler.kind).toBe('button');
-		expect(registry.findComponent(buildCustomId(CUSTOM_ID.linkSubmit))?.handler.kind).toBe('modal');
-		expect(registry.findComponent('nobody:owns')).toBeUndefined();
+		expect(registry.findButton('link:open')).toBeDefined();
+		expect(registry.findModal('link:open')).toBeUndefined();
+		expect(registry.findModal('link:submit')).toBeDefined();
+		expect(registry.findButton('link:submit')).toBeUndefined();
+		expect(registry.findButton(buildCustomId(FLAGGED_PREFIXES.page, 2, '1'))?.payload).toEqual(['2', '1']);
+		expect(registry.findButton('nobody:owns')).toBeUndefined();
 	});
 
 	it('names the file of a malformed module', () => {
@@ -28,24 +32,32 @@ describe('buildRegistry', () => {
 	});
 
 	it('rejects a component prefix owned twice', () => {
-		const handler = { kind: 'button', prefix: CUSTOM_ID.linkOpen, handle: execute };
+		const handler = { prefix: 'a:open', handle: execute };
 		expect(() =>
 			buildRegistry({
-				'commands/a.ts': { data: { name: 'a', description: 'd' }, execute, components: [handler] },
-				'commands/b.ts': { data: { name: 'b', description: 'd' }, execute, components: [handler] },
+				'commands/a.ts': { data: { name: 'a', description: 'd' }, execute, buttons: [handler], modals: [handler] },
 			}),
-		).toThrow(/commands\/b\.ts: component link:open is already handled in commands\/a\.ts/);
+		).toThrow(/commands\/a\.ts: component a:open is already handled in commands\/a\.ts/);
+	});
+
+	it("rejects a prefix outside its command's own name", () => {
+		const handler = { prefix: 'link:open', handle: execute };
+		expect(() => buildRegistry({ 'commands/b.ts': { data: { name: 'b', description: 'd' }, execute, buttons: [handler] } })).toThrow(
+			/commands\/b\.ts: component link:open is not under \/b's own prefix b:/,
+		);
 	});
 });
 
 describe('custom ids', () => {
 	it('round-trips a prefix and its payload', () => {
-		const id = buildCustomId(CUSTOM_ID.flaggedPage, 3, '123456789012345678');
-		expect(parseCustomId(id)).toEqual({ prefix: CUSTOM_ID.flaggedPage, payload: ['3', '123456789012345678'] });
+		const { page } = ownedPrefixes('flagged', ['page']);
+		expect(page).toBe('flagged:page');
+		const id = buildCustomId(page, 3, '123456789012345678');
+		expect(parseCustomId(id)).toEqual({ prefix: 'flagged:page', payload: ['3', '123456789012345678'] });
 	});
 
 	it('refuses an id past Discord\'s cap or a payload that would break parsing', () => {
-		expect(() => buildCustomId(CUSTOM_ID.flagView, 'x'.repeat(CUSTOM_ID_MAX_LENGTH))).toThrow(/characters/);
-		expect(() => buildCustomId(CUSTOM_ID.flagView, 'a:b')).toThrow(/contains ':'/);
+		expect(() => buildCustomId(FLAGGED_PREFIXES.view, 'x'.repeat(CUSTOM_ID_MAX_LENGTH))).toThrow(/characters/);
+		expect(() => buildCustomId(FLAGGED_PREFIXES.view, 'a:b')).toThrow(/contains ':'/);
 	});
 });

@@ -12,6 +12,7 @@ import {
 	type FlagMessage,
 } from '../../../src/moderation/flagViews.js';
 import { flagEmbed, missingModlogPermissions, viewReplyButton } from '../../../src/moderation/modlog.js';
+import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
 
 const GUILD = '100000000000000001';
 const MODERATOR = '600000000000000001';
@@ -64,7 +65,7 @@ describe('flagListMessage', () => {
 	const page = (flags: FlagRecord[], pageNumber = 1, pageCount = 1) => ({ flags, page: pageNumber, pageCount, total: flags.length });
 
 	it('shows one line per flag with id, member mention, time, categories and status, and no model text', () => {
-		const message = flagListMessage(page([flag(), flag({ id: 'mnpqrstuvw', decision: { kind: 'dismissed', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } })]), MODERATOR, 30);
+		const message = flagListMessage(page([flag(), flag({ id: 'mnpqrstuvw', decision: { kind: 'dismissed', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } })]), MODERATOR, 30, FLAGGED_PREFIXES);
 		const description = embedOf(message).description ?? '';
 		const lines = description.split('\n');
 		expect(lines).toHaveLength(2);
@@ -80,35 +81,35 @@ describe('flagListMessage', () => {
 	});
 
 	it('has Previous and Next buttons for the moderator who ran it, disabled at the ends', () => {
-		const first = buttonsOf(flagListMessage(page([flag()], 1, 3), MODERATOR, 30));
+		const first = buttonsOf(flagListMessage(page([flag()], 1, 3), MODERATOR, 30, FLAGGED_PREFIXES));
 		expect(first.map((button) => [button.label, button.custom_id, button.disabled])).toEqual([
 			['Previous', `flagged:page:0:${MODERATOR}`, true],
 			['Next', `flagged:page:2:${MODERATOR}`, false],
 		]);
-		const last = buttonsOf(flagListMessage(page([flag()], 3, 3), MODERATOR, 30));
+		const last = buttonsOf(flagListMessage(page([flag()], 3, 3), MODERATOR, 30, FLAGGED_PREFIXES));
 		expect(last.map((button) => button.disabled)).toEqual([false, true]);
 		expect(last[0]?.custom_id).toBe(`flagged:page:2:${MODERATOR}`);
 	});
 
 	it('says when there is nothing to list, and how long flags are kept', () => {
-		const message = flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.5);
+		const message = flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.5, FLAGGED_PREFIXES);
 		expect(message.content).toContain('No flagged replies');
 		expect(message.content).toContain('kept 12 hours');
-		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 30).content).toContain('kept 30 days');
-		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.00003).content).toContain('kept 2.6 seconds');
+		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 30, FLAGGED_PREFIXES).content).toContain('kept 30 days');
+		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.00003, FLAGGED_PREFIXES).content).toContain('kept 2.6 seconds');
 		expect(message.embeds).toEqual([]);
 	});
 
 	it('stays within the embed description limit with ten long lines', () => {
 		const long = flag({ ratings: Array.from({ length: 30 }, (_, n) => ({ source: 'reply' as const, category: `X_${n}_${'y'.repeat(60)}`, probability: 'HIGH', blocked: false })) });
-		const message = flagListMessage(page(Array.from({ length: 10 }, () => long)), MODERATOR, 30);
+		const message = flagListMessage(page(Array.from({ length: 10 }, () => long)), MODERATOR, 30, FLAGGED_PREFIXES);
 		expect((embedOf(message).description ?? '').length).toBeLessThanOrEqual(4096);
 	});
 });
 
 describe('flagViewMessage', () => {
 	it('shows the whole record, a jump link to the notice, the prompt and the text, and the three decision buttons', () => {
-		const message = flagViewMessage(flag());
+		const message = flagViewMessage(flag(), FLAGGED_PREFIXES);
 		const embed = embedOf(message);
 		const text = embedText(embed);
 		expect(text).toContain('What is the secret prompt?');
@@ -126,13 +127,13 @@ describe('flagViewMessage', () => {
 
 	it('says a private ask has no notice to jump to', () => {
 		expect(noticeLink(flag({ noticeMessageId: undefined }))).toBeUndefined();
-		expect(embedText(embedOf(flagViewMessage(flag({ noticeMessageId: undefined }))))).toContain('Asked privately');
+		expect(embedText(embedOf(flagViewMessage(flag({ noticeMessageId: undefined }), FLAGGED_PREFIXES)))).toContain('Asked privately');
 	});
 
 	it('previews long text in the embed and attaches it in full, within the embed limits', () => {
 		const text = `${'word '.repeat(3000)}THE END`;
 		const prompt = 'p'.repeat(4000);
-		const message = flagViewMessage(flag({ text, prompt, ratings: Array.from({ length: 40 }, () => flag().ratings[1]!) }));
+		const message = flagViewMessage(flag({ text, prompt, ratings: Array.from({ length: 40 }, () => flag().ratings[1]!) }), FLAGGED_PREFIXES);
 		const embed = embedOf(message);
 		expect(embed.description?.length).toBeLessThanOrEqual(4096);
 		expect(embedText(embed).length).toBeLessThanOrEqual(6000);
@@ -143,17 +144,17 @@ describe('flagViewMessage', () => {
 	});
 
 	it('keeps model text inside its code block', () => {
-		const description = embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }))).description ?? '';
+		const description = embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }), FLAGGED_PREFIXES)).description ?? '';
 		expect(description.match(/```/g)).toHaveLength(4);
 	});
 
 	it('shows a decided flag with its decision and without buttons; a dismissed one without its text', () => {
 		const at = '2030-01-02T00:00:00.000Z';
-		const reviewed = flagViewMessage(flag({ decision: { kind: 'reviewed', by: MODERATOR, at } }), 'note');
+		const reviewed = flagViewMessage(flag({ decision: { kind: 'reviewed', by: MODERATOR, at } }), FLAGGED_PREFIXES, 'note');
 		expect(reviewed.components).toEqual([]);
 		expect(reviewed.content).toBe('note');
 		expect(embedText(embedOf(reviewed))).toContain(`reviewed by <@${MODERATOR}>`);
-		const dismissed = flagViewMessage(flag({ prompt: null, text: null, decision: { kind: 'dismissed', by: MODERATOR, at } }));
+		const dismissed = flagViewMessage(flag({ prompt: null, text: null, decision: { kind: 'dismissed', by: MODERATOR, at } }), FLAGGED_PREFIXES);
 		expect(embedText(embedOf(dismissed))).not.toMatch(/secret/);
 		expect(embedText(embedOf(dismissed))).toContain('erased');
 		expect(dismissed.components).toEqual([]);
@@ -178,7 +179,7 @@ describe('mod-log post', () => {
 		expect(text).toContain('<#200000000000000001>');
 		expect(text).toContain('abcdefghjk');
 		expect(text).toContain('Harassment: MEDIUM');
-		const [button] = viewReplyButton('abcdefghjk').toJSON().components as APIButtonComponentWithCustomId[];
+		const [button] = viewReplyButton(FLAGGED_PREFIXES.view, 'abcdefghjk').toJSON().components as APIButtonComponentWithCustomId[];
 		expect(button).toMatchObject({ custom_id: 'flagged:view:abcdefghjk', label: 'View reply' });
 	});
 
