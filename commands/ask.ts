@@ -97,8 +97,12 @@ async function answerHidden(
 		// The member still learns the answer was hidden; the moderators lose this one, and the log says so.
 		ctx.log.error({ err: error }, 'could not store the flag of a hidden reply');
 	}
-	await interaction.editReply(hiddenNotice(verdict, flag?.id));
-	if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log, viewPrefix: FLAGGED_PREFIXES.view });
+	try {
+		await interaction.editReply(hiddenNotice(verdict, flag?.id));
+	} finally {
+		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
+		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log, viewPrefix: FLAGGED_PREFIXES.view });
+	}
 }
 
 function linkFirstAnswer() {

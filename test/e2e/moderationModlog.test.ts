@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
+import { generationResponse, ratingsWith } from '../support/upstreamBodies.js';
 import {
 	ADMIN_PERMISSIONS,
 	click,
@@ -99,5 +100,23 @@ describe('mod-log', () => {
 		expect(report.original?.content).toContain('lost access');
 		const next = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expect(next.original?.content).not.toContain('failed');
+	});
+
+	it('posts to the mod-log even when editing the member\'s hidden-reply notice fails', async () => {
+		const { guild, member } = freshServer(harness());
+		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const modlogId = guild.channels[1]!.id;
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		await harness().linkMember(member.user.id);
+		harness().upstream.scriptGeneration({ json: generationResponse({ text: 'held back', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
+		// The notice edit is refused (as an expired interaction token would be); the error answer after it goes through.
+		harness().discord.injectRestFailure({ method: 'PATCH', pathIncludes: '/messages/@original', status: 404, body: { code: 10015, message: 'Unknown Webhook' }, times: 1 });
+		await harness()
+			.discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'notice fails' }], user: member.user, guildId: guild.id, channelId: guild.channels[0]!.id })
+			.waitForAnswer();
+		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the mod-log post');
+		const flags = await harness().bot.context.flags.list(guild.id, 1, 10);
+		expect(flags.total).toBe(1);
+		expect(JSON.stringify(harness().discord.channelMessages(modlogId)[0]?.components)).toContain(flags.flags[0]!.id);
 	});
 });
