@@ -26,7 +26,8 @@ export class InteractionRouter {
 	readonly #registry: Registry;
 	readonly #ctx: BotContext;
 	readonly #inFlight = new Set<Promise<void>>();
-	readonly #shutdown = new AbortController();
+	/** One controller per interaction in flight: a shutdown aborts each, and no long-lived signal gathers listeners. */
+	readonly #controllers = new Set<AbortController>();
 	#accepting = true;
 
 	constructor(registry: Registry, ctx: BotContext) {
@@ -55,7 +56,8 @@ export class InteractionRouter {
 	 * answer instead of being cut off in "thinking…" when the process exits.
 	 */
 	abortInFlight(): void {
-		this.#shutdown.abort(new ShuttingDownError());
+		const reason = new ShuttingDownError();
+		for (const controller of this.#controllers) controller.abort(reason);
 	}
 
 	/** Waits for the interactions in flight, at most `timeoutMs`; true when all finished. */
@@ -78,7 +80,9 @@ export class InteractionRouter {
 			guildId: interaction.guildId ?? undefined,
 			route: describeRoute(interaction),
 		});
-		const ctx: InteractionContext = { ...this.#ctx, log, signal: this.#shutdown.signal };
+		const controller = new AbortController();
+		this.#controllers.add(controller);
+		const ctx: InteractionContext = { ...this.#ctx, log, signal: controller.signal };
 		const started = performance.now();
 		try {
 			if (!this.#accepting) {
@@ -89,6 +93,7 @@ export class InteractionRouter {
 		} catch (error) {
 			await answerError(interaction, error, log);
 		} finally {
+			this.#controllers.delete(controller);
 			log.debug({ ms: Math.round(performance.now() - started) }, 'interaction handled');
 		}
 	}

@@ -186,3 +186,21 @@ describe('the gateway', () => {
 		expect(state.original?.content).toBe('Answer to: still there?');
 	});
 });
+
+describe('/ask under concurrency', () => {
+	it('answers 30 asks in flight at once without a listener warning', async () => {
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+		process.on('warning', onWarning);
+		try {
+			harness().upstream.scriptGeneration(...Array.from({ length: 30 }, (_, n) => ({ json: safeResponse(`answer ${n}`), delayMs: 200 })));
+			const states = await Promise.all(Array.from({ length: 30 }, (_, n) => ask(`question ${n}`).waitForAnswer(15_000)));
+			expect(states.map((state) => state.original?.content).sort()).toEqual(Array.from({ length: 30 }, (_, n) => `answer ${n}`).sort());
+			// Warnings are emitted on the next tick.
+			await new Promise((resolve) => setImmediate(resolve));
+		} finally {
+			process.off('warning', onWarning);
+		}
+		expect(warnings.filter((warning) => warning.includes('MaxListenersExceeded'))).toEqual([]);
+	});
+});
