@@ -11,6 +11,7 @@ import type { Logger } from '../logging/logger.js';
 import { LoginClient } from '../accounts/loginClient.js';
 import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
+import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 
@@ -60,9 +61,18 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		...options.generationRetry,
 	});
 	const login = new LoginClient({ authBaseUrl: config.authBaseUrl, pathPrefix: config.authPathPrefix, timeoutMs: options.loginTimeoutMs });
+	let stopping: Promise<void> | undefined;
 	const client = new Client({
 		intents: [GatewayIntentBits.Guilds],
-		rest: { api: config.discordApiUrl },
+		rest: {
+			api: config.discordApiUrl,
+			// Consulted on every 429 and before every wait for a limited bucket, so it is also where limits are logged.
+			rejectOnRateLimit: (info) => {
+				const givenUp = shouldGiveUpWaiting(info, stopping !== undefined);
+				logger.warn({ rateLimit: describeRateLimit(info), givenUp }, 'Discord rate limit');
+				return givenUp;
+			},
+		},
 		allowedMentions: NO_MENTIONS,
 	});
 	const context: BotContext = {
@@ -108,7 +118,6 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	}
 	logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 
-	let stopping: Promise<void> | undefined;
 	return {
 		client: client as Client<true>,
 		context,

@@ -158,7 +158,12 @@ export async function answerError(interaction: RepliableInteraction, error: unkn
 	}
 	try {
 		if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
-			await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS });
+			await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS }).catch(async (editFailure: unknown) => {
+				// The edit route may be what failed (a long rate limit on it): a follow-up, its own route, takes the
+				// place of "thinking…" instead.
+				log.warn({ err: editFailure }, 'could not edit the error answer in; following up instead');
+				await interaction.followUp({ content, allowedMentions: NO_MENTIONS });
+			});
 		} else if (interaction.replied || interaction.deferred) {
 			// A button's deferred update must not overwrite the message it is on (a moderator's view, a list page):
 			// the error goes as a message of its own, and after a deferred reply it takes the place of "thinking…".

@@ -27,8 +27,10 @@ const REDACT_PATHS = [
 	// body, which may hold model text on its way to a channel.
 	'err.url',
 	'err.requestBody',
+	'err.majorParameter',
 	'err.cause.url',
 	'err.cause.requestBody',
+	'err.cause.majorParameter',
 ];
 
 /** Creates the root logger. Tests pass a destination to capture every line. */

@@ -204,3 +204,25 @@ describe('/ask under concurrency', () => {
 		expect(warnings.filter((warning) => warning.includes('MaxListenersExceeded'))).toEqual([]);
 	});
 });
+
+describe('/ask when Discord rate-limits the answer', () => {
+	it('gives up a long wait on the edit, logs the limit without the interaction token, and still answers', async () => {
+		harness().discord.injectRestFailure({
+			method: 'PATCH',
+			pathIncludes: '/messages/@original',
+			status: 429,
+			headers: { 'retry-after': '12', 'x-ratelimit-scope': 'user' },
+			body: { message: 'You are being rate limited.', retry_after: 12, global: false },
+		});
+		const linesBefore = harness().logs.length;
+		const handle = ask('rate limited');
+		const state = await handle.waitForAnswer(8_000);
+		// The edit route is limited for 12 s; the answer arrives by the follow-up route instead.
+		expect(state.followUps.at(-1)?.content ?? state.original?.content).toMatch(/Something went wrong|reference/);
+		const lines = harness().logs.slice(linesBefore);
+		const limit = lines.find((line) => line.includes('Discord rate limit'));
+		expect(limit).toBeDefined();
+		expect(limit).toContain('/webhooks/');
+		for (const line of lines) expect(line).not.toContain(handle.token);
+	});
+});
