@@ -8,14 +8,15 @@ const CATEGORY_LABELS: Readonly<Record<string, string>> = {
 	HARM_CATEGORY_DANGEROUS_CONTENT: 'Dangerous content',
 };
 
-// Upstream strings end up in a Discord message with its own length limit; an unknown one is shown, but not all of it.
-const MAX_VERBATIM = 64;
+// The service's enum values are upper-case words joined by underscores. Anything else could carry a masked link
+// (`[text](url)`, which markdown escaping leaves clickable) or a mention into a public notice, so it is not shown.
+const ENUM_VALUE = /^[A-Z0-9_]{1,64}$/;
+export const UNRECOGNISED_LABEL = '(unrecognised)';
 
-/** An upstream string shown as it came, shortened, with Discord markdown escaped so it cannot format or link. */
+/** An upstream enum value shown as it came (underscores escaped so they don't italicise), or `(unrecognised)`. */
 export function upstreamLabel(value: string): string {
 	if (value === '') return '(empty)';
-	const codePoints = Array.from(value);
-	return escapeMarkdown(codePoints.length > MAX_VERBATIM ? `${codePoints.slice(0, MAX_VERBATIM - 1).join('')}…` : value);
+	return ENUM_VALUE.test(value) ? escapeMarkdown(value) : UNRECOGNISED_LABEL;
 }
 
 /** A harm category as a member reads it (`HARM_CATEGORY_HATE_SPEECH` → `Hate speech`); an unknown name kept as sent. */

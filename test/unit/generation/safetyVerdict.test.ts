@@ -151,20 +151,26 @@ describe('rating labels', () => {
 		]);
 		// Shown as sent, with Discord markdown escaped: the underscores display as underscores, not italics.
 		expect(categoryLabel('HARM_CATEGORY_CIVIC_INTEGRITY')).toBe('HARM\\_CATEGORY\\_CIVIC\\_INTEGRITY');
-		expect(categoryLabel('toString')).toBe('toString');
+		expect(categoryLabel('toString')).toBe('(unrecognised)');
 		expect(categoryLabel('')).toBe('(empty)');
 	});
 
-	it('escapes markdown in what the service sent, so it cannot format or link', () => {
+	it('shows nothing but an enum-like value, so a label can neither format nor link', () => {
 		const [label] = describeRatings([{ source: 'reply', category: 'X', probability: '**[click](https://example.com)**', blocked: false }]);
-		expect(label).not.toContain('**[');
-		expect(label).toContain('\\*\\*');
+		expect(label).toBe('X: (unrecognised) (reply)');
+		expect(categoryLabel('[HARM](https://evil.example)')).toBe('(unrecognised)');
+		expect(categoryLabel('<@123456789012345678>')).toBe('(unrecognised)');
+		expect(categoryLabel('😀'.repeat(100))).toBe('(unrecognised)');
+		expect(categoryLabel('A'.repeat(64))).toBe('A'.repeat(64));
+		expect(categoryLabel('A'.repeat(65))).toBe('(unrecognised)');
 	});
 
-	it('shortens a long unknown value without splitting a character', () => {
-		const label = categoryLabel('😀'.repeat(100));
-		expect(Array.from(label)).toHaveLength(64);
-		expect(label.endsWith('😀…')).toBe(true);
+	it('shows any string as a fixed label or letters, digits and (escaped) underscores only', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (value) => {
+				expect(categoryLabel(value)).toMatch(/^(\(empty\)|\(unrecognised\)|[A-Za-z0-9 ]+|([A-Z0-9]|\\_)+)$/);
+			}),
+		);
 	});
 
 	it('describes each line with its probability and source', () => {
