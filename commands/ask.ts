@@ -21,7 +21,7 @@ import { FLAGGED_PREFIXES } from './flagged.js';
 import { linkButton } from './link.js';
 import { messages } from '../src/answers/messages.js';
 
-export const PROMPT_MAX_LENGTH = 4000;
+const PROMPT_MAX_LENGTH = 4000;
 
 const data = new SlashCommandBuilder()
 	.setName('ask')

@@ -9,14 +9,13 @@ import {
 import type { ButtonHandler, Command, InteractionContext } from '../src/discord/command.js';
 import { ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
-import type { FlagDecision, FlagRecord } from '../src/moderation/flagRepository.js';
-import { alreadyDecidedNote, flagListMessage, flagViewMessage, PAGE_SIZE } from '../src/moderation/flagViews.js';
+import { FLAG_ID_MAX_LENGTH, type FlagDecision, type FlagRecord } from '../src/moderation/flagRepository.js';
+import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { messages } from '../src/answers/messages.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
-const FLAG_ID_MAX_LENGTH = 32;
 
 const data = new SlashCommandBuilder()
 	.setName('flagged')
@@ -47,8 +46,8 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const guildId = requirePermission(interaction, ...MODERATOR);
 	if (interaction.options.getSubcommand(true) === 'list') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-		const page = await ctx.flags.list(guildId, interaction.options.getInteger('page') ?? 1, PAGE_SIZE);
-		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.config.flagRetentionDays, FLAGGED_PREFIXES));
+		const page = await ctx.flags.list(guildId, interaction.options.getInteger('page') ?? 1);
+		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, FLAGGED_PREFIXES));
 		return;
 	}
 	const id = normaliseId(interaction.options.getString('id', true));
@@ -66,8 +65,8 @@ const turnPage: ButtonHandler = {
 		}
 		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
-		const listed = await ctx.flags.list(guildId, Number.isSafeInteger(wanted) ? wanted : 1, PAGE_SIZE);
-		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.config.flagRetentionDays, FLAGGED_PREFIXES));
+		const listed = await ctx.flags.list(guildId, Number.isSafeInteger(wanted) ? wanted : 1);
+		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, FLAGGED_PREFIXES));
 	},
 };
 

@@ -20,8 +20,8 @@ import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { messages } from '../src/answers/messages.js';
 
-export const EMAIL_MAX_LENGTH = 254;
-export const PASSWORD_MAX_LENGTH = 256;
+const EMAIL_MAX_LENGTH = 254;
+const PASSWORD_MAX_LENGTH = 256;
 
 const data = new SlashCommandBuilder()
 	.setName('link')
@@ -33,7 +33,7 @@ const data = new SlashCommandBuilder()
 const LINK_PREFIXES = ownedPrefixes(data.name, ['open', 'submit']);
 
 /** The private form. Discord has no masked input, so the labels say who sees it and that the password is not kept. */
-export function linkModal(): ModalBuilder {
+function linkModal(): ModalBuilder {
 	return new ModalBuilder()
 		.setCustomId(buildCustomId(LINK_PREFIXES.submit))
 		.setTitle('Link your account')

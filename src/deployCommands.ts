@@ -1,7 +1,7 @@
-import { config as loadDotenv } from 'dotenv';
 import { DiscordAPIError, REST, Routes } from 'discord.js';
 import { commandModules } from '../commands/index.js';
-import { ConfigError, parseDeployConfig, type DeployConfig } from './config/config.js';
+import { parseDeployConfig, type DeployConfig } from './config/config.js';
+import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { messages } from './answers/messages.js';
 import { buildRegistry } from './discord/registry.js';
 
@@ -30,15 +30,7 @@ function explain(error: unknown, config: DeployConfig): string {
 	return `Could not reach Discord: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-loadDotenv({ quiet: true });
-let config: DeployConfig;
-try {
-	config = parseDeployConfig(process.env);
-} catch (error) {
-	if (!(error instanceof ConfigError)) throw error;
-	process.stderr.write(`${error.message}\n`);
-	process.exit(1);
-}
+const config = loadConfigOrExit(parseDeployConfig);
 try {
 	const { scope, count } = await deployCommands(config);
 	process.stdout.write(`Registered ${count} commands (${scope}).\n`);

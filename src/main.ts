@@ -1,7 +1,7 @@
-import { config as loadDotenv } from 'dotenv';
 import { commandModules } from '../commands/index.js';
 import { startBot, TokenRejectedError, type RunningBot } from './discord/bot.js';
-import { ConfigError, parseConfig, type Config } from './config/config.js';
+import { parseConfig } from './config/config.js';
+import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { createLogger } from './logging/logger.js';
 import { buildRegistry } from './discord/registry.js';
 
@@ -9,16 +9,7 @@ import { buildRegistry } from './discord/registry.js';
 const SHUTDOWN_GRACE_MS = 7000;
 const SHUTDOWN_HARD_LIMIT_MS = 9500;
 
-loadDotenv({ quiet: true });
-
-let config: Config;
-try {
-	config = parseConfig(process.env);
-} catch (error) {
-	if (!(error instanceof ConfigError)) throw error;
-	process.stderr.write(`${error.message}\nSee .env.example for every name and what it expects.\n`);
-	process.exit(1);
-}
+const config = loadConfigOrExit(parseConfig);
 
 const logger = createLogger(config.logLevel);
 

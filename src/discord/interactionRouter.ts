@@ -146,7 +146,7 @@ function describeRoute(interaction: Interaction): string {
 }
 
 /** Answers the member with what went wrong, by the interaction's state: reply, edit the deferral, or follow up. */
-export async function answerError(interaction: RepliableInteraction, error: unknown, log: InteractionContext['log']): Promise<void> {
+async function answerError(interaction: RepliableInteraction, error: unknown, log: InteractionContext['log']): Promise<void> {
 	let content: string;
 	if (error instanceof VeilError) {
 		content = error.userMessage;

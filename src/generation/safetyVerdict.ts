@@ -10,7 +10,7 @@ export type RatingLine = { source: RatingSource; category: string; probability: 
  * Every reason a reply can be hidden, in the order a verdict lists them. A verdict names each reason once, however
  * many ratings caused it, so the list does not depend on the order the upstream sent the ratings in.
  */
-export const HIDE_REASONS = [
+const HIDE_REASONS = [
 	'no-candidate',
 	'prompt-ratings-missing',
 	'reply-ratings-missing',

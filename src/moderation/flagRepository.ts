@@ -10,7 +10,7 @@ const ratingLineSchema = z.object({
 	blocked: z.boolean(),
 });
 
-export const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
+const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
 export type FlagDecision = (typeof FLAG_DECISIONS)[number];
 
 const flagRecordSchema = z.object({
@@ -68,6 +68,12 @@ export interface FlagPage {
 	readonly total: number;
 }
 
+/** Flags a page of `/flagged list` shows. */
+const FLAG_PAGE_SIZE = 10;
+/** The longest flag id: ids are made shorter, the cap only bounds what a moderator may type. */
+export const FLAG_ID_MAX_LENGTH = 32;
+const FLAG_ID = new RegExp(`^[a-z0-9]{1,${FLAG_ID_MAX_LENGTH}}$`);
+
 /**
  * Flag records, each kept for the retention period (store TTL), scoped to their server: the key holds the server
  * id, so an id from another server is simply not found. A per-server index (newest first) lets a page be read
@@ -80,12 +86,15 @@ export interface FlagPage {
 export class FlagRepository {
 	readonly #store: Store;
 	readonly #retentionMs: number;
+	/** How long a flag is kept, as configured (`FLAG_RETENTION_DAYS`); views say it from here. */
+	readonly retentionDays: number;
 	readonly #indexLocks = new KeyedLock();
 	readonly #decisionLocks = new KeyedLock();
 
 	constructor(store: Store, retentionDays: number) {
 		this.#store = store;
 		this.#retentionMs = retentionDays * DAY_MS;
+		this.retentionDays = retentionDays;
 	}
 
 	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
@@ -103,7 +112,7 @@ export class FlagRepository {
 
 	/** The flag with this id in this server, or undefined (unknown, expired, or another server's). */
 	async find(guildId: string, id: string): Promise<FlagRecord | undefined> {
-		if (!/^[a-z0-9]{1,32}$/.test(id)) return undefined;
+		if (!FLAG_ID.test(id)) return undefined;
 		return this.#parse(await this.#store.get('flags', `${guildId}:${id}`));
 	}
 
@@ -163,7 +172,7 @@ export class FlagRepository {
 	}
 
 	/** One page (1-based) of the server's live flags, newest first. */
-	async list(guildId: string, page: number, pageSize = 10, now = new Date()): Promise<FlagPage> {
+	async list(guildId: string, page: number, pageSize = FLAG_PAGE_SIZE, now = new Date()): Promise<FlagPage> {
 		const cutoff = now.getTime() - this.#retentionMs;
 		const index = (await this.#readIndex(guildId)).filter(([, at]) => at > cutoff);
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));

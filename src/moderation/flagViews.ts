@@ -15,11 +15,9 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
 
-export const PAGE_SIZE = 10;
-
 /** The prefixes of the buttons these views carry; `/flagged` owns them and passes them in. */
 export type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
-export const PROMPT_ATTACHMENT_NAME = 'prompt.md';
+const PROMPT_ATTACHMENT_NAME = 'prompt.md';
 
 // Embed budget: description ≤ 4096 and the whole embed ≤ 6000; the fields below stay well under the rest.
 const PROMPT_PREVIEW = 1000;

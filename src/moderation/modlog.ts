@@ -85,7 +85,7 @@ export function describeSendFailure(error: unknown): string {
 }
 
 /** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */
-export const MODLOG_PERMISSIONS: ReadonlyArray<readonly [bigint, string]> = [
+const MODLOG_PERMISSIONS: ReadonlyArray<readonly [bigint, string]> = [
 	[PermissionFlagsBits.ViewChannel, 'View Channel'],
 	[PermissionFlagsBits.SendMessages, 'Send Messages'],
 	[PermissionFlagsBits.EmbedLinks, 'Embed Links'],

@@ -11,7 +11,7 @@ const CATEGORY_LABELS: Readonly<Record<string, string>> = {
 // The service's enum values are upper-case words joined by underscores. Anything else could carry a masked link
 // (`[text](url)`, which markdown escaping leaves clickable) or a mention into a public notice, so it is not shown.
 const ENUM_VALUE = /^[A-Z0-9_]{1,64}$/;
-export const UNRECOGNISED_LABEL = '(unrecognised)';
+const UNRECOGNISED_LABEL = '(unrecognised)';
 
 /** An upstream enum value shown as it came (underscores escaped so they don't italicise), or `(unrecognised)`. */
 export function upstreamLabel(value: string): string {

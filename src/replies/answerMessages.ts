@@ -4,7 +4,7 @@ import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
 import { messages } from '../answers/messages.js';
 
 /** Past this many messages' worth, the answer goes as one message plus the whole text as a file. */
-export const MAX_MESSAGES = 4;
+const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
 
 const CUT_SHORT_NOTE = `\n-# ${messages.ask.cutShort}`;

@@ -20,7 +20,7 @@ const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
 
 /** Why a reply was hidden, in a member's words: the flagged ratings by category and probability, then other reasons. */
-export function hiddenReasons(verdict: HiddenVerdict): string[] {
+function hiddenReasons(verdict: HiddenVerdict): string[] {
 	const ratings = describeRatings(flaggedRatings(verdict.ratings));
 	const others = verdict.reasons.flatMap((reason) => REASON_TEXT[reason]?.(verdict) ?? []);
 	return [...ratings, ...others];
