@@ -13,7 +13,7 @@ export interface LoginResponseParts {
 }
 
 /**
- * The tokens of a login response, from the first source that holds both (SPEC §4): a JSON body, whose object or
+ * The tokens of a login response, from the first source that holds both (docs/upstream.md §5): a JSON body, whose object or
  * its `data` member names them (`access_token`/`accessToken`/`token`, `session_token`/`sessionToken`/`session`/
  * `sessionId`), else the `Set-Cookie` headers (`access_token`/`accessToken`, `session_token`/`session`). A source
  * with only one token does not count, and tokens are never mixed across sources. `undefined` when none has both.

@@ -25,7 +25,7 @@ export interface LoginClientOptions {
 }
 
 /**
- * The login endpoint of the seed (SPEC §4). One attempt only: a login is never sent twice, so a time-out or a
+ * The login endpoint (docs/upstream.md §5). One attempt only: a login is never sent twice, so a time-out or a
  * dropped connection is reported, not retried. Every failure is a {@link LoginError}; neither the email nor the
  * password ever appears in its texts or its `cause`, and the service's body never reaches the member.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The generation response of the seed's §2.2, parsed once at the boundary. Members the seed does not list are
+ * The generation response (docs/upstream.md §2), parsed once at the boundary. Members that page does not list are
  * dropped (a real service adds some). Fields the safety verdict needs are optional here on purpose: a missing
  * rating must reach the verdict and hide the reply (fail closed), not be confused with a broken body.
  */

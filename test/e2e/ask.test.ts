@@ -38,7 +38,7 @@ async function askAndWait(prompt: string, answer?: ScriptedAnswer, options?: { p
 }
 
 describe('/ask shows a safe answer', () => {
-	it('defers publicly, then edits in the text, and calls the upstream exactly as SPEC §4 says', async () => {
+	it('defers publicly, then edits in the text, and calls the upstream exactly as docs/upstream.md §1 says', async () => {
 		const before = harness().upstream.requests.length;
 		const state = await askAndWait('What is the capital of France?');
 		expect(state.callbacks[0]?.type).toBe(5);

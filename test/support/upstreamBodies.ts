@@ -22,10 +22,10 @@ export interface ScriptedAnswer {
 	hang?: boolean;
 }
 
-/** The response shapes of a good login, after SPEC §4's list of accepted forms. */
+/** The response shapes of a good login, after the accepted forms of docs/upstream.md §5. */
 export type LoginShape = 'json-snake' | 'json-camel' | 'json-token-sessionId' | 'json-data' | 'cookies';
 
-/** Members a real generation service adds beyond the seed's §2.2. */
+/** Members a real generation service adds beyond docs/upstream.md §2. */
 export const REAL_SERVICE_EXTRAS = {
 	usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 14, totalTokenCount: 23 },
 	modelVersion: 'textmodel-pro-002',
@@ -49,7 +49,7 @@ export function ratingsWith(overrides: Partial<Record<HarmCategory, string>> = {
 	return HARM_CATEGORIES.map((category) => ({ category, probability: overrides[category] ?? 'NEGLIGIBLE' }));
 }
 
-/** A generation response body in the seed's §2.2 shape. */
+/** A generation response body in the shape of docs/upstream.md §2. */
 export function generationResponse(options: GenerationResponseOptions = {}): Record<string, unknown> {
 	const { text, blockReason, extra } = options;
 	const promptRatings = options.promptRatings === undefined ? ratingsWith() : options.promptRatings;

@@ -40,7 +40,7 @@ interface Account {
 }
 
 /**
- * A local stand-in of both endpoints of the seed on one node:http server (127.0.0.1, a random port). It records
+ * A local stand-in of both endpoints of docs/upstream.md on one node:http server (127.0.0.1, a random port). It records
  * every request and answers from a script, then from a default: generation checks the `key` and echoes the
  * prompt; login checks the accounts added with {@link UpstreamStandIn.addAccount}.
  */

@@ -23,7 +23,7 @@ function problemsOf(env: Record<string, string | undefined>): string[] {
 }
 
 describe('parseConfig', () => {
-	it('applies the defaults of SPEC §2', () => {
+	it('applies the documented defaults', () => {
 		const config = parseConfig(valid);
 		expect(config).toMatchObject({
 			discordApiUrl: 'https://discord.com/api',

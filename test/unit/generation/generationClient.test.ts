@@ -12,7 +12,7 @@ const client = (overrides?: Partial<GenerationClientOptions>) => fixture.client(
 const upstreamError = (promise: Promise<unknown>) => rejectionOf(promise, UpstreamError);
 
 describe('GenerationClient wire format', () => {
-	it('posts exactly the seed body to the model path with the key as a query parameter', async () => {
+	it('posts exactly the documented body to the model path with the key as a query parameter', async () => {
 		const answer = await client().generate('What is a "veil"? & ünïcode');
 		expect(candidateText(answer)).toBe('Answer to: What is a "veil"? & ünïcode');
 		expect(fixture.standIn.requests).toHaveLength(1);
@@ -70,7 +70,7 @@ describe('GenerationClient wire format', () => {
 });
 
 describe('GenerationClient answers', () => {
-	it('returns the parsed answer and drops members the seed does not list', async () => {
+	it('returns the parsed answer and drops members docs/upstream.md does not list', async () => {
 		const body = safeResponse('fine', { extra: { ...REAL_SERVICE_EXTRAS } });
 		const candidates = body.candidates as Array<Record<string, unknown>>;
 		candidates[0] = { ...candidates[0], citationMetadata: { citations: [] }, avgLogprobs: -0.2 };
