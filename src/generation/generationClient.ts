@@ -7,6 +7,7 @@ import { jitteredRetry, RETRY_CODES, RETRY_STATUSES } from './generationRetry.js
 import { redactUrl } from '../logging/redactUrl.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
 import { messages } from '../answers/messages.js';
+import { generationBody, type Turn } from '../conversations/buildContents.js';
 
 /** A generation answer is a few kilobytes; anything near this is not one. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -97,8 +98,11 @@ export class GenerationClient {
 		);
 	}
 
-	/** Sends `prompt`, returns the validated answer, or throws an {@link UpstreamError} (or `signal.reason`). */
-	async generate(prompt: string, options: GenerateOptions = {}): Promise<GenerationResponse> {
+	/**
+	 * Sends a lone prompt, or a conversation's turns ending with the new prompt; returns the validated answer, or
+	 * throws an {@link UpstreamError} (or `signal.reason`).
+	 */
+	async generate(prompt: string | readonly Turn[], options: GenerateOptions = {}): Promise<GenerationResponse> {
 		const { credentials, signal } = options;
 		signal?.throwIfAborted();
 		const scrub = secretScrubber([
@@ -120,7 +124,7 @@ export class GenerationClient {
 				path: this.#path,
 				method: 'POST',
 				headers,
-				body: JSON.stringify({ contents: [{ parts: [{ text: prompt }] }] }),
+				body: generationBody(prompt),
 				signal,
 			});
 			const response = await untilAborted(pending, signal);
