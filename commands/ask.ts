@@ -1,27 +1,25 @@
 import {
-	ActionRowBuilder,
 	ApplicationIntegrationType,
 	ButtonBuilder,
+	ButtonStyle,
 	InteractionContextType,
-	MessageFlags,
+	LabelBuilder,
+	ModalBuilder,
 	SlashCommandBuilder,
+	TextInputBuilder,
+	TextInputStyle,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { LinkedAccount } from '../src/accounts/accountRepository.js';
-import type { Command, InteractionContext } from '../src/discord/command.js';
+import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '../src/discord/command.js';
+import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
-import type { FlagRecord } from '../src/moderation/flagRepository.js';
-import { candidateText } from '../src/generation/generationResponse.js';
-import { postFlagToModlog } from '../src/moderation/modlog.js';
-import { answerMessages } from '../src/replies/answerMessages.js';
-import { hiddenNotice } from '../src/replies/hiddenNotice.js';
-import { NO_MENTIONS } from '../src/discord/mentions.js';
-import { judgeResponse, type Verdict } from '../src/generation/safetyVerdict.js';
+import { answerAsk } from '../src/asking/answerAsk.js';
+import type { AskComponents } from '../src/asking/askComponents.js';
+import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
+import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
 import { FLAGGED_PREFIXES } from './flagged.js';
 import { linkButton } from './link.js';
 import { messages } from '../src/answers/messages.js';
-
-const PROMPT_MAX_LENGTH = 4000;
 
 const data = new SlashCommandBuilder()
 	.setName('ask')
@@ -34,98 +32,83 @@ const data = new SlashCommandBuilder()
 	.addBooleanOption((option) => option.setName('private').setDescription('Only you see the answer'))
 	.toJSON();
 
+/** The Follow up button every shown answer carries, and the form it opens: `ask:followup:<conversation id>`. */
+const ASK_PREFIXES = ownedPrefixes(data.name, ['followup', 'followup-form']);
+
+/** The buttons of an answer, for every way of asking (Ask Veil's answers too). */
+export const ASK_COMPONENTS: AskComponents = {
+	linkButton: () => linkButton(messages.ask.linkButton),
+	followUpButton: (conversationId) =>
+		new ButtonBuilder()
+			.setCustomId(buildCustomId(ASK_PREFIXES.followup, conversationId))
+			.setLabel(messages.conversation.followUpButton)
+			.setStyle(ButtonStyle.Secondary),
+	modlogViewPrefix: FLAGGED_PREFIXES.view,
+};
+
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
 	const prompt = interaction.options.getString('prompt', true);
-	const isPrivate = interaction.options.getBoolean('private') ?? false;
-	if (prompt.trim() === '') throw new UserInputError(messages.ask.emptyPrompt);
-	// Discord counts characters, not UTF-16 units: an emoji is one.
-	if ([...prompt].length > PROMPT_MAX_LENGTH) throw new UserInputError(messages.ask.promptTooLong(PROMPT_MAX_LENGTH));
+	const ephemeral = interaction.options.getBoolean('private') ?? false;
+	checkPrompt(prompt, messages.ask.emptyPrompt);
+	const gate = await readLinkGate(interaction.user.id, ctx);
+	await answerAsk(interaction, { prompt, ephemeral }, gate, ASK_COMPONENTS, ctx);
+}
 
-	// The one store read allowed before the acknowledgement: it decides whether the answer is the ephemeral
-	// link-first one, and the store bounds it to a second.
-	let account: LinkedAccount | undefined;
-	if (ctx.config.requireLink) {
-		account = await ctx.accounts.find(interaction.user.id);
-		if (!account) {
-			await interaction.reply(linkFirstAnswer());
+function followUpModal(conversationId: string): ModalBuilder {
+	return new ModalBuilder()
+		.setCustomId(buildCustomId(ASK_PREFIXES['followup-form'], conversationId))
+		.setTitle(messages.conversation.formTitle)
+		.addLabelComponents(
+			new LabelBuilder()
+				.setLabel(messages.conversation.promptLabel)
+				.setDescription(messages.conversation.promptHint)
+				.setTextInputComponent(
+					new TextInputBuilder()
+						.setCustomId('prompt')
+						.setStyle(TextInputStyle.Paragraph)
+						.setMinLength(1)
+						.setMaxLength(PROMPT_MAX_LENGTH)
+						.setRequired(true),
+				),
+		);
+}
+
+/**
+ * The conversation a Follow up names and the presser's link, read together: both decide the first answer (the
+ * expired or link-first one, ephemeral), and both come before the acknowledgement.
+ */
+async function readConversationAndLink(guildId: string, conversationId: string, userId: string, ctx: InteractionContext) {
+	const [conversation, gate] = await Promise.all([ctx.conversations.find(guildId, conversationId), readLinkGate(userId, ctx)]);
+	if (!conversation) throw new UserInputError(messages.conversation.expired, 'conversation_expired');
+	return { conversation, gate };
+}
+
+/** Follow up: whoever sees the answer may press it; their own link is checked before the form opens. */
+const followUpPress: ButtonHandler = {
+	prefix: ASK_PREFIXES.followup,
+	async handle(interaction, [conversationId = ''], ctx) {
+		if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
+		const { conversation, gate } = await readConversationAndLink(interaction.guildId, conversationId, interaction.user.id, ctx);
+		if (mustLinkFirst(gate)) {
+			await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
 			return;
 		}
-	}
+		await interaction.showModal(followUpModal(conversation.id));
+	},
+};
 
-	const deferral = await interaction.deferReply({ flags: isPrivate ? MessageFlags.Ephemeral : undefined, withResponse: true });
-	const noticeMessageId = isPrivate ? undefined : (deferral.interaction.responseMessageId ?? undefined);
-	if (!ctx.config.requireLink) account = await findLinkQuietly(interaction.user.id, ctx);
+/** The Follow up form's submit: the conversation's turns, then the new prompt, answered where the conversation is. */
+const followUpSubmit: ModalHandler = {
+	prefix: ASK_PREFIXES['followup-form'],
+	async handle(interaction, [conversationId = ''], ctx) {
+		if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
+		const prompt = interaction.fields.getTextInputValue('prompt');
+		checkPrompt(prompt, messages.conversation.emptyPrompt);
+		const { conversation, gate } = await readConversationAndLink(interaction.guildId, conversationId, interaction.user.id, ctx);
+		ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
+		await answerAsk(interaction, { prompt, history: conversation.turns, ephemeral: conversation.ephemeral }, gate, ASK_COMPONENTS, ctx);
+	},
+};
 
-	ctx.log.debug({ linked: account !== undefined, promptLength: prompt.length }, 'asking the model');
-	const response = await ctx.generation.generate(prompt, { credentials: account?.credentials, signal: ctx.signal });
-	const verdict = judgeResponse(response);
-	ctx.log.info({ verdict: verdict.kind, reasons: verdict.kind === 'hidden' ? verdict.reasons : undefined }, 'answer judged');
-
-	if (verdict.kind === 'shown') {
-		const [first, ...rest] = answerMessages(verdict.text, verdict.cutShort);
-		if (first) await interaction.editReply(first);
-		for (const message of rest) {
-			await interaction.followUp({ ...message, flags: isPrivate ? MessageFlags.Ephemeral : undefined });
-		}
-		return;
-	}
-	await answerHidden(interaction, verdict, { prompt, text: candidateText(response), noticeMessageId }, ctx);
-}
-
-async function answerHidden(
-	interaction: ChatInputCommandInteraction<'cached' | 'raw'>,
-	verdict: Extract<Verdict, { kind: 'hidden' }>,
-	asked: { prompt: string; text: string; noticeMessageId: string | undefined },
-	ctx: InteractionContext,
-): Promise<void> {
-	let flag: FlagRecord | undefined;
-	try {
-		flag = await ctx.flags.create({
-			guildId: interaction.guildId,
-			channelId: interaction.channelId,
-			userId: interaction.user.id,
-			noticeMessageId: asked.noticeMessageId,
-			prompt: asked.prompt,
-			text: asked.text,
-			ratings: verdict.ratings,
-			finishReason: verdict.finishReason,
-			blockReason: verdict.blockReason,
-			model: ctx.config.generationModel,
-		});
-	} catch (error) {
-		// The member still learns the answer was hidden; the moderators lose this one, and the log says so.
-		ctx.log.error({ err: error }, 'could not store the flag of a hidden reply');
-	}
-	try {
-		await interaction.editReply(hiddenNotice(verdict, flag?.id));
-	} finally {
-		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
-		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log, viewPrefix: FLAGGED_PREFIXES.view });
-	}
-}
-
-function linkFirstAnswer() {
-	return {
-		content: messages.ask.linkFirst,
-		components: [
-			new ActionRowBuilder<ButtonBuilder>().addComponents(
-				linkButton(messages.ask.linkButton),
-			),
-		],
-		flags: MessageFlags.Ephemeral as const,
-		allowedMentions: NO_MENTIONS,
-	};
-}
-
-/** With REQUIRE_LINK off, a link is used when there is one, and its absence or a store fault is no reason to fail. */
-async function findLinkQuietly(userId: string, ctx: InteractionContext): Promise<LinkedAccount | undefined> {
-	try {
-		return await ctx.accounts.find(userId);
-	} catch (error) {
-		ctx.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
-		return undefined;
-	}
-}
-
-export default { data, execute } satisfies Command;
+export default { data, execute, buttons: [followUpPress], modals: [followUpSubmit] } satisfies Command;

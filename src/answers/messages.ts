@@ -38,6 +38,23 @@ export const messages = {
 		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
 		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
 	},
+	conversation: {
+		followUpButton: 'Follow up',
+		formTitle: 'Follow up',
+		promptLabel: 'Your follow-up',
+		promptHint: 'Veil answers with this conversation in mind.',
+		emptyPrompt: 'Your follow-up is empty. Press Follow up again and type a question.',
+		expired: 'This conversation has expired, so Veil no longer has it. Start a new one with /ask.',
+	},
+	askVeil: {
+		serversOnly: 'Ask Veil works in servers only.',
+		noText: 'That message has no text for Veil to read. Pick a message with text, or ask with /ask.',
+		formTitle: 'Ask Veil about this message',
+		questionLabel: 'Your question',
+		questionHint: "Veil sends the message's text, quoted, then your question.",
+		emptyQuestion: 'Your question is empty. Run Ask Veil on the message again and type a question.',
+		formExpired: 'This form has expired. Run Ask Veil on the message again.',
+	},
 	upstream: {
 		unavailable: "The model's service isn't answering right now. Please try again in a minute.",
 		invalid: "The model's service sent an answer Veil couldn't read. Please try again.",

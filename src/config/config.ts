@@ -17,6 +17,8 @@ export interface Config {
 	readonly storeUrl: string;
 	readonly requireLink: boolean;
 	readonly flagRetentionDays: number;
+	/** How long a conversation can be followed up after its last turn. */
+	readonly conversationTtlHours: number;
 	readonly logLevel: string;
 }
 
@@ -72,6 +74,10 @@ const environmentSchema = z.object({
 		z.coerce.number({ error: 'a number of days above 0' }).positive('a number of days above 0'),
 		30,
 	),
+	CONVERSATION_TTL_HOURS: withDefault(
+		z.coerce.number({ error: 'a number of hours above 0' }).positive('a number of hours above 0'),
+		24,
+	),
 	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 
@@ -98,6 +104,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		storeUrl: e.STORE_URL,
 		requireLink: e.REQUIRE_LINK,
 		flagRetentionDays: e.FLAG_RETENTION_DAYS,
+		conversationTtlHours: e.CONVERSATION_TTL_HOURS,
 		logLevel: e.LOG_LEVEL,
 	});
 }

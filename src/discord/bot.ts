@@ -3,6 +3,8 @@ import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
 import type { BotContext } from './command.js';
 import type { Config } from '../config/config.js';
+import { ConversationRepository } from '../conversations/conversationRepository.js';
+import { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
 import { messages } from '../answers/messages.js';
 import { FlagRepository } from '../moderation/flagRepository.js';
 import { GenerationClient, type GenerationClientOptions } from '../generation/generationClient.js';
@@ -81,6 +83,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		accounts: new AccountRepository(store, config.tokenEncryptionKey),
 		flags: new FlagRepository(store, config.flagRetentionDays),
 		settings: new SettingsRepository(store),
+		conversations: new ConversationRepository(store, config.conversationTtlHours),
+		pendingQuestions: new PendingQuestionRepository(store),
 		generation,
 		login,
 		client,

@@ -1,17 +1,22 @@
 import type {
+	ApplicationCommandType,
 	ButtonInteraction,
 	ChatInputCommandInteraction,
+	MessageContextMenuCommandInteraction,
 	ModalSubmitInteraction,
 	RESTPostAPIChatInputApplicationCommandsJSONBody,
+	RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Client } from 'discord.js';
 import type { AccountRepository } from '../accounts/accountRepository.js';
 import type { Config } from '../config/config.js';
+import type { ConversationRepository } from '../conversations/conversationRepository.js';
 import type { CustomIdPrefix } from './customId.js';
 import type { FlagRepository } from '../moderation/flagRepository.js';
 import type { GenerationClient } from '../generation/generationClient.js';
 import type { Logger } from '../logging/logger.js';
 import type { LoginClient } from '../accounts/loginClient.js';
+import type { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
 import type { SettingsRepository } from '../storage/settingsRepository.js';
 
 /** What every handler stands on; built once at start (tests build their own) and passed in, never imported. */
@@ -21,6 +26,8 @@ export interface BotContext {
 	readonly accounts: AccountRepository;
 	readonly flags: FlagRepository;
 	readonly settings: SettingsRepository;
+	readonly conversations: ConversationRepository;
+	readonly pendingQuestions: PendingQuestionRepository;
 	readonly generation: GenerationClient;
 	readonly login: LoginClient;
 	readonly client: Client;
@@ -46,9 +53,23 @@ export interface ModalHandler {
 }
 
 /** One slash command: its registration JSON, its handler, and the buttons and modals it owns. */
-export interface Command {
+export interface SlashCommand {
 	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
 	execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void>;
 	readonly buttons?: readonly ButtonHandler[];
 	readonly modals?: readonly ModalHandler[];
 }
+
+/** The registration JSON of a message command (the Apps menu of a message): a name, no description or options. */
+export type MessageCommandData = RESTPostAPIContextMenuApplicationCommandsJSONBody & { readonly type: ApplicationCommandType.Message };
+
+/** One message command: like a slash command, run on the message it was picked on. */
+export interface MessageCommand {
+	readonly data: MessageCommandData;
+	execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void>;
+	readonly buttons?: readonly ButtonHandler[];
+	readonly modals?: readonly ModalHandler[];
+}
+
+/** What a module of commands/ exports. */
+export type Command = SlashCommand | MessageCommand;

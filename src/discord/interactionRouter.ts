@@ -106,6 +106,13 @@ export class InteractionRouter {
 			await command.execute(interaction, ctx);
 			return;
 		}
+		if (interaction.isMessageContextMenuCommand()) {
+			const command = this.#registry.messageCommands.get(interaction.commandName);
+			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown message command ${interaction.commandName}`, userMessage: messages.general.unknownCommand });
+			ctx.log.debug('message command received');
+			await command.execute(interaction, ctx);
+			return;
+		}
 		if (interaction.isButton()) {
 			const found = this.#registry.findButton(interaction.customId);
 			if (!found) throw unknownComponent(interaction.customId);
@@ -141,6 +148,7 @@ function describeRoute(interaction: Interaction): string {
 		const sub = interaction.options.getSubcommand(false);
 		return sub ? `/${interaction.commandName} ${sub}` : `/${interaction.commandName}`;
 	}
+	if (interaction.isMessageContextMenuCommand()) return `message command ${interaction.commandName}`;
 	if (interaction.isButton() || interaction.isModalSubmit()) return parseCustomId(interaction.customId).prefix;
 	return `type ${interaction.type}`;
 }

@@ -1,4 +1,5 @@
-import type { ButtonHandler, Command, ModalHandler } from './command.js';
+import { ApplicationCommandType } from 'discord.js';
+import type { ButtonHandler, Command, MessageCommand, ModalHandler, SlashCommand } from './command.js';
 import { parseCustomId } from './customId.js';
 
 /** A handler found for a custom_id, with the payload that followed its prefix. */
@@ -9,10 +10,13 @@ export interface FoundHandler<Handler> {
 
 /** The command modules, checked and indexed: routing and deploy-commands both read this, so they cannot disagree. */
 export interface Registry {
-	readonly commands: ReadonlyMap<string, Command>;
+	/** Slash commands by name. */
+	readonly commands: ReadonlyMap<string, SlashCommand>;
+	/** Message commands by name (their own namespace on Discord: `Ask Veil`). */
+	readonly messageCommands: ReadonlyMap<string, MessageCommand>;
 	findButton(customId: string): FoundHandler<ButtonHandler> | undefined;
 	findModal(customId: string): FoundHandler<ModalHandler> | undefined;
-	/** The registration JSON of every command, in module order. */
+	/** The registration JSON of every command, slash and message alike, in module order. */
 	toJSON(): Command['data'][];
 }
 
@@ -21,16 +25,22 @@ export interface Registry {
  * duplicate command name, a prefix owned twice, or a prefix that does not start with its own command's name.
  */
 export function buildRegistry(modules: Readonly<Record<string, unknown>>): Registry {
-	const commands = new Map<string, Command>();
+	const all: Command[] = [];
+	const commands = new Map<string, SlashCommand>();
+	const messageCommands = new Map<string, MessageCommand>();
 	const buttons = new Map<string, ButtonHandler>();
 	const modals = new Map<string, ModalHandler>();
 	const origin = new Map<string, string>();
 	for (const [file, module] of Object.entries(modules)) {
 		if (!isCommand(module)) throw new Error(`${file}: not a command module (expected { data, execute, buttons?, modals? })`);
 		const name = module.data.name;
-		if (commands.has(name)) throw new Error(`${file}: command /${name} is already defined in ${origin.get(`/${name}`)}`);
-		commands.set(name, module);
-		origin.set(`/${name}`, file);
+		// Discord keeps slash and message command names apart; so does the registry.
+		const label = isMessageCommand(module) ? `message command ${name}` : `command /${name}`;
+		if (origin.has(label)) throw new Error(`${file}: ${label} is already defined in ${origin.get(label)}`);
+		if (isMessageCommand(module)) messageCommands.set(name, module);
+		else commands.set(name, module);
+		all.push(module);
+		origin.set(label, file);
 		const claim = <Handler extends { readonly prefix: string }>(handlers: readonly Handler[] | undefined, into: Map<string, Handler>) => {
 			for (const handler of handlers ?? []) {
 				if (!handler.prefix.startsWith(`${name}:`)) throw new Error(`${file}: component ${handler.prefix} is not under /${name}'s own prefix ${name}:`);
@@ -44,9 +54,10 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 	}
 	return {
 		commands,
+		messageCommands,
 		findButton: (customId) => find(buttons, customId),
 		findModal: (customId) => find(modals, customId),
-		toJSON: () => [...commands.values()].map((command) => command.data),
+		toJSON: () => all.map((command) => command.data),
 	};
 }
 
@@ -56,6 +67,10 @@ function find<Handler>(index: ReadonlyMap<string, Handler>, customId: string): F
 	return handler ? { handler, payload } : undefined;
 }
 
+function isMessageCommand(command: Command): command is MessageCommand {
+	return command.data.type === ApplicationCommandType.Message;
+}
+
 function isCommand(value: unknown): value is Command {
 	if (typeof value !== 'object' || value === null) return false;
 	const candidate = value as Partial<Command>;
@@ -63,6 +78,9 @@ function isCommand(value: unknown): value is Command {
 		typeof candidate.data === 'object' &&
 		candidate.data !== null &&
 		typeof candidate.data.name === 'string' &&
+		(candidate.data.type === undefined ||
+			candidate.data.type === ApplicationCommandType.ChatInput ||
+			candidate.data.type === ApplicationCommandType.Message) &&
 		typeof candidate.execute === 'function' &&
 		(candidate.buttons === undefined || Array.isArray(candidate.buttons)) &&
 		(candidate.modals === undefined || Array.isArray(candidate.modals))

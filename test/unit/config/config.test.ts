@@ -32,6 +32,7 @@ describe('parseConfig', () => {
 			storeUrl: 'sqlite://data/bot.sqlite',
 			requireLink: true,
 			flagRetentionDays: 30,
+			conversationTtlHours: 24,
 			logLevel: 'info',
 			discordGuildId: undefined,
 		});
@@ -93,6 +94,16 @@ describe('parseConfig', () => {
 		expect(problems.find((p) => p.startsWith('TOKEN_ENCRYPTION_KEY'))).toMatch(/npm run keygen/);
 		const message = problems.join('\n');
 		for (const value of Object.values(env)) expect(message).not.toContain(value === 'postgres://x' ? 'postgres://x' : value);
+	});
+
+	it('reads CONVERSATION_TTL_HOURS as hours, fractions allowed, and refuses zero or words', () => {
+		expect(parseConfig({ ...valid, CONVERSATION_TTL_HOURS: '0.5' }).conversationTtlHours).toBe(0.5);
+		expect(parseConfig({ ...valid, CONVERSATION_TTL_HOURS: '' }).conversationTtlHours).toBe(24);
+		for (const bad of ['0', '-1', 'a day']) {
+			expect(problemsOf({ ...valid, CONVERSATION_TTL_HOURS: bad })).toEqual([
+				expect.stringMatching(/^CONVERSATION_TTL_HOURS: invalid; expected a number of hours above 0/),
+			]);
+		}
 	});
 
 	it('rejects a key of the wrong length', () => {

@@ -1,0 +1,29 @@
+import type { ButtonBuilder, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { Turn } from '../conversations/buildContents.js';
+import type { CustomIdPrefix } from '../discord/customId.js';
+
+/**
+ * The buttons an answer carries, each owned by a command (its custom_id prefix built from that command's name):
+ * the commands hand them in, so the shared path of asking never imports a command.
+ */
+export interface AskComponents {
+	/** The button of the link-first answer, which opens /link's form. */
+	linkButton(): ButtonBuilder;
+	/** The Follow up button of a shown answer, for the conversation saved after it. */
+	followUpButton(conversationId: string): ButtonBuilder;
+	/** The prefix of the mod-log's View reply button. */
+	readonly modlogViewPrefix: CustomIdPrefix;
+}
+
+/** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; in a server. */
+export type AskInteraction = ChatInputCommandInteraction<'cached' | 'raw'> | ModalSubmitInteraction<'cached' | 'raw'>;
+
+/** One ask, as the shared path takes it. */
+export interface AskRequest {
+	/** The new prompt as it goes upstream; a hidden answer's flag keeps it. */
+	readonly prompt: string;
+	/** The turns before it, for a follow-up; none for a lone ask, whose body carries no roles. */
+	readonly history?: readonly Turn[];
+	/** Whether the answer goes only to the member. */
+	readonly ephemeral: boolean;
+}
