@@ -1,4 +1,5 @@
 import ask from './ask.js';
+import askVeil from './askVeil.js';
 import flagged from './flagged.js';
 import link from './link.js';
 import settings from './settings.js';
@@ -11,4 +12,5 @@ export const commandModules: Readonly<Record<string, unknown>> = {
 	'commands/unlink.ts': unlink,
 	'commands/flagged.ts': flagged,
 	'commands/settings.ts': settings,
+	'commands/askVeil.ts': askVeil,
 };

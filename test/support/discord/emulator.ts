@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
 	APIApplicationCommandInteractionDataOption,
+	APIEmbed,
 	APIOverwrite,
 	APIRole,
 	APIUser,
@@ -22,6 +23,7 @@ import {
 	type StoredCommand,
 } from './model.js';
 import {
+	CHANNEL_DEFAULT_PARSE,
 	DEFAULT_BOT_PERMISSIONS,
 	DM_APP_PERMISSIONS,
 	PLAIN_MEMBER_PERMISSIONS,
@@ -113,6 +115,22 @@ export interface SlashCommandOptions extends InteractionOptions {
 	name: string;
 	/** Raw Discord options, e.g. `[{ type: 3, name: 'prompt', value: 'hi' }]`; USER, CHANNEL, ROLE get `resolved`. */
 	options?: APIApplicationCommandInteractionDataOption[];
+}
+
+export interface MessageCommandOptions extends InteractionOptions {
+	/** The message command's name, e.g. `Ask Veil`. */
+	name: string;
+	/** The message it is picked on (see {@link DiscordEmulator.postAsMember}); the interaction comes from its channel. */
+	target: EmulatorMessage;
+}
+
+export interface MemberMessageOptions {
+	/** Default: `emulator.defaultUser`. */
+	user?: APIUser;
+	/** Default: the default channel. */
+	channelId?: string;
+	content: string;
+	embeds?: APIEmbed[];
 }
 
 export interface ButtonOptions extends InteractionOptions {
@@ -455,6 +473,43 @@ export class DiscordEmulator {
 			});
 			if (resolved) data.resolved = resolved;
 		}
+		return this.#dispatchInteraction(2, data, options, where, undefined);
+	}
+
+	/** Posts a message as a member typed it in their client: ordinary mention parsing, no bot involved. */
+	postAsMember(options: MemberMessageOptions): EmulatorMessage {
+		const where = this.#where({ user: options.user, channelId: options.channelId });
+		const message = this.#store.createMessage({
+			channelId: where.channel.id,
+			guildId: where.guild?.id ?? null,
+			body: { content: options.content, embeds: options.embeds ?? [] },
+			files: [],
+			origin: 'member',
+			parse: CHANNEL_DEFAULT_PARSE,
+			author: where.user,
+		});
+		this.#store.addMessage(message);
+		return message;
+	}
+
+	/**
+	 * Dispatches a message command (APPLICATION_COMMAND with `data.type` 3) picked on `target`: `target_id` and the
+	 * message, content included, in `data.resolved.messages`, as Discord sends it without the Message Content intent.
+	 */
+	messageCommand(options: MessageCommandOptions): InteractionHandle {
+		const { target } = options;
+		const where = this.#where({ ...options, channelId: options.channelId ?? target.channel_id });
+		const registered =
+			(where.guild ? this.#store.guildCommands.get(where.guild.id)?.find((c) => c.name === options.name && c.type === 3) : undefined) ??
+			this.#store.globalCommands.find((c) => c.name === options.name && c.type === 3);
+		const data: Record<string, unknown> = {
+			id: registered?.id ?? snowflake(),
+			name: options.name,
+			type: 3,
+			target_id: target.id,
+			resolved: { messages: { [target.id]: this.#store.toApi(target) } },
+		};
+		if (registered?.guild_id) data.guild_id = registered.guild_id;
 		return this.#dispatchInteraction(2, data, options, where, undefined);
 	}
 

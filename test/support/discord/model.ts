@@ -75,8 +75,8 @@ export interface GuildModel {
 	joined_at: string;
 }
 
-/** Where a stored message came from. */
-export type MessageOrigin = 'channel' | 'original' | 'followup' | 'stub';
+/** Where a stored message came from: `member` is one a member typed (see postAsMember). */
+export type MessageOrigin = 'channel' | 'original' | 'followup' | 'stub' | 'member';
 
 /**
  * A message as the emulator keeps it: the Discord message fields discord.js reads, plus what the request carried

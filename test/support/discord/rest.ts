@@ -559,6 +559,18 @@ function validateCommand(errors: FormErrors, path: Array<string | number>, comma
 		}
 		validateOptions(errors, [...path, 'options'], command.options);
 	}
+	if (type === 2 || type === 3) {
+		// User and message commands: a name of 1–32 characters (capitals and spaces allowed), no description or options.
+		if (typeof name === 'string' && (name.length < 1 || name.length > 32)) {
+			errors.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+		}
+		if (typeof command.description === 'string' && command.description !== '') {
+			errors.add([...path, 'description'], 'APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION', 'Context menu commands cannot have description');
+		}
+		if (Array.isArray(command.options) && command.options.length > 0) {
+			errors.add([...path, 'options'], 'APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS', 'Context menu commands cannot have options');
+		}
+	}
 }
 
 function validateOptions(errors: FormErrors, path: Array<string | number>, options: unknown): void {

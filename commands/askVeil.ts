@@ -1,0 +1,88 @@
+import {
+	ApplicationCommandType,
+	ApplicationIntegrationType,
+	ContextMenuCommandBuilder,
+	InteractionContextType,
+	LabelBuilder,
+	ModalBuilder,
+	TextInputBuilder,
+	TextInputStyle,
+	type MessageContextMenuCommandInteraction,
+} from 'discord.js';
+import type { Command, InteractionContext, MessageCommandData, ModalHandler } from '../src/discord/command.js';
+import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
+import { UserInputError } from '../src/answers/veilError.js';
+import { answerAsk } from '../src/asking/answerAsk.js';
+import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
+import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
+import { askAboutMessage } from '../src/conversations/quoteMessage.js';
+import { ASK_COMPONENTS } from './ask.js';
+import { messages } from '../src/answers/messages.js';
+
+const data: MessageCommandData = {
+	...new ContextMenuCommandBuilder()
+		.setName('Ask Veil')
+		.setType(ApplicationCommandType.Message)
+		.setContexts(InteractionContextType.Guild)
+		.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+		.toJSON(),
+	type: ApplicationCommandType.Message,
+};
+
+/** The question form: `Ask Veil:question:<key of the message's text>`. */
+const ASK_VEIL_PREFIXES = ownedPrefixes(data.name, ['question']);
+
+function questionModal(pendingKey: string): ModalBuilder {
+	return new ModalBuilder()
+		.setCustomId(buildCustomId(ASK_VEIL_PREFIXES.question, pendingKey))
+		.setTitle(messages.askVeil.formTitle)
+		.addLabelComponents(
+			new LabelBuilder()
+				.setLabel(messages.askVeil.questionLabel)
+				.setDescription(messages.askVeil.questionHint)
+				.setTextInputComponent(
+					new TextInputBuilder()
+						.setCustomId('question')
+						.setStyle(TextInputStyle.Paragraph)
+						.setMinLength(1)
+						.setMaxLength(PROMPT_MAX_LENGTH)
+						.setRequired(true),
+				),
+		);
+}
+
+/**
+ * Picked on a message: its text comes with the interaction (Discord includes the target message, content and all,
+ * without the Message Content intent). It is kept briefly for the form's submit, which does not carry it.
+ */
+async function execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void> {
+	if (!interaction.inGuild()) throw new UserInputError(messages.askVeil.serversOnly);
+	const text = interaction.targetMessage.content;
+	if (text.trim() === '') throw new UserInputError(messages.askVeil.noText, 'message_without_text');
+	const gate = await readLinkGate(interaction.user.id, ctx);
+	if (mustLinkFirst(gate)) {
+		await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
+		return;
+	}
+	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, text);
+	await interaction.showModal(questionModal(pendingKey));
+}
+
+/** The question form's submit: the message quoted, then the question, asked and answered as /ask answers. */
+const submitQuestion: ModalHandler = {
+	prefix: ASK_VEIL_PREFIXES.question,
+	async handle(interaction, [pendingKey = ''], ctx) {
+		if (!interaction.inGuild()) throw new UserInputError(messages.askVeil.serversOnly);
+		const question = interaction.fields.getTextInputValue('question');
+		checkPrompt(question, messages.askVeil.emptyQuestion);
+		const [text, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
+		if (text === undefined) throw new UserInputError(messages.askVeil.formExpired, 'form_expired');
+		try {
+			await answerAsk(interaction, { prompt: askAboutMessage(text, question), ephemeral: false }, gate, ASK_COMPONENTS, ctx);
+		} finally {
+			await ctx.pendingQuestions.forget(pendingKey);
+		}
+	},
+};
+
+export default { data, execute, modals: [submitQuestion] } satisfies Command;
