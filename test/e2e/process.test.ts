@@ -88,6 +88,11 @@ describe('deploy-commands', () => {
 		]);
 		expect(ask.contexts).toEqual([0]);
 		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual([0, 1]);
+		// The message command beside the slash commands: type 3, no description or options, servers only.
+		const askVeil = commands.find((command) => command.name === 'Ask Veil');
+		expect(askVeil).toMatchObject({ type: 3, description: '', contexts: [0] });
+		expect(askVeil?.options).toBeUndefined();
+		expect(commands.filter((command) => command.type === 1).map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
 		for (const [name, permission] of [['flagged', String(1n << 13n)], ['settings', String(1n << 5n)]] as const) {
 			if (byName.has(name)) expect(byName.get(name)?.default_member_permissions).toBe(permission);
 		}

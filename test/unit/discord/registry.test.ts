@@ -10,13 +10,33 @@ describe('buildRegistry', () => {
 	it('indexes the real command modules and their components', () => {
 		const registry = buildRegistry(commandModules);
 		expect([...registry.commands.keys()]).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
-		expect(registry.toJSON().map((command) => command.name)).toEqual([...registry.commands.keys()]);
+		expect(registry.toJSON().map((command) => command.name).sort()).toEqual([...registry.commands.keys(), ...registry.messageCommands.keys()].sort());
 		expect(registry.findButton('link:open')).toBeDefined();
 		expect(registry.findModal('link:open')).toBeUndefined();
 		expect(registry.findModal('link:submit')).toBeDefined();
 		expect(registry.findButton('link:submit')).toBeUndefined();
 		expect(registry.findButton(buildCustomId(FLAGGED_PREFIXES.page, 2, '1'))?.payload).toEqual(['2', '1']);
 		expect(registry.findButton('nobody:owns')).toBeUndefined();
+	});
+
+	it('indexes a message command apart from the slash commands, and registers both', () => {
+		const registry = buildRegistry(commandModules);
+		expect(registry.messageCommands.get('Ask Veil')?.data.type).toBe(3);
+		expect(registry.commands.has('Ask Veil')).toBe(false);
+		expect(registry.toJSON().map((command) => command.name)).toContain('Ask Veil');
+		expect(registry.findModal('Ask Veil:question:abc')?.payload).toEqual(['abc']);
+		expect(registry.findButton('ask:followup:abc')?.payload).toEqual(['abc']);
+		expect(registry.findModal('ask:followup-form:abc')?.payload).toEqual(['abc']);
+	});
+
+	it('keeps slash and message command names apart, as Discord does, but refuses a message command twice', () => {
+		const slash = { data: { name: 'same', description: 'd' }, execute };
+		const message = { data: { name: 'same', type: 3 }, execute };
+		expect(buildRegistry({ 'commands/a.ts': slash, 'commands/b.ts': message }).toJSON()).toHaveLength(2);
+		expect(() => buildRegistry({ 'commands/b.ts': message, 'commands/c.ts': message })).toThrow(
+			/commands\/c\.ts: message command same is already defined in commands\/b\.ts/,
+		);
+		expect(() => buildRegistry({ 'commands/u.ts': { data: { name: 'user', type: 2 }, execute } })).toThrow(/not a command module/);
 	});
 
 	it('names the file of a malformed module', () => {
