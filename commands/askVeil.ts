@@ -57,7 +57,8 @@ function questionModal(pendingKey: string): ModalBuilder {
  */
 async function execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void> {
 	if (!interaction.inGuild()) throw new UserInputError(messages.askVeil.serversOnly);
-	const text = interaction.targetMessage.content;
+	// discord.js types it as a string, but leaves it null when a payload has no content field at all.
+	const text = (interaction.targetMessage.content as string | null) ?? '';
 	if (text.trim() === '') throw new UserInputError(messages.askVeil.noText, 'message_without_text');
 	const gate = await readLinkGate(interaction.user.id, ctx);
 	if (mustLinkFirst(gate)) {
