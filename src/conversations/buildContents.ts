@@ -1,7 +1,7 @@
 /**
- * The `contents` of a generation request. A lone prompt goes as one content item without a role, exactly as
- * docs/upstream.md's single-prompt body; a follow-up sends the conversation's earlier turns with their roles, then
- * the new prompt as the last `user` turn.
+ * The `contents` of a generation request (docs/upstream.md §1). A lone prompt goes as one content item without a
+ * role; a follow-up sends the conversation's earlier turns with their roles, then the new prompt as the last `user`
+ * turn.
  */
 
 /** One message of a conversation: the member's prompt (`user`) or the model's shown answer (`model`). */

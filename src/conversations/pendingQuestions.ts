@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Store } from '../storage/store.js';
 
 /** How long an Ask Veil form may stay open before its message's text is forgotten. */
-export const PENDING_QUESTION_TTL_MS = 15 * 60_000;
+const PENDING_QUESTION_TTL_MS = 15 * 60_000;
 
 const pendingRecordSchema = z.object({
 	version: z.literal(1),
