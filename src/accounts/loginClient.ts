@@ -3,6 +3,7 @@ import type { LinkedCredentials } from './credentials.js';
 import { LoginError, type LoginErrorCode } from './loginError.js';
 import { extractTokens } from './extractTokens.js';
 import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
+import { retryLoop, retryPolicy } from '../http/retryLoop.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
 import { messages } from '../answers/messages.js';
 
@@ -25,9 +26,10 @@ export interface LoginClientOptions {
 }
 
 /**
- * The login endpoint (docs/upstream.md §5). One attempt only: a login is never sent twice, so a time-out or a
- * dropped connection is reported, not retried. Every failure is a {@link LoginError}; neither the email nor the
- * password ever appears in its texts or its `cause`, and the service's body never reaches the member.
+ * The login endpoint (docs/upstream.md §5), one attempt through the shared {@link retryLoop}: a login is never sent
+ * twice, so a time-out or a dropped connection is reported, not retried. Every failure is a {@link LoginError};
+ * neither the email nor the password ever appears in its texts or its `cause`, and the service's body never reaches
+ * the member.
  */
 export class LoginClient {
 	readonly #agent: Agent;
@@ -45,11 +47,7 @@ export class LoginClient {
 		this.#origin = base.origin;
 		this.#path = `${base.pathname.replace(/\/+$/, '')}${prefix}/api/auth/login`;
 		this.#timeoutMs = options.timeoutMs ?? 15_000;
-		this.#agent = new Agent({
-			connectTimeout: this.#timeoutMs,
-			headersTimeout: this.#timeoutMs,
-			bodyTimeout: this.#timeoutMs,
-		});
+		this.#agent = new Agent({ connectTimeout: this.#timeoutMs });
 	}
 
 	/** The endpoint, for logs (it holds no secret). */
@@ -64,7 +62,6 @@ export class LoginClient {
 	 */
 	async login(email: string, password: string, options: { signal?: AbortSignal } = {}): Promise<LinkedCredentials> {
 		const { signal } = options;
-		signal?.throwIfAborted();
 		const form = new URLSearchParams({ username: email, password });
 		const scrub = secretScrubber([
 			email,
@@ -75,31 +72,32 @@ export class LoginClient {
 			new URLSearchParams({ v: password }).toString().slice(2),
 			form.toString(),
 		]);
-		const deadline = AbortSignal.timeout(this.#timeoutMs);
-		let status: number;
-		let headers: Record<string, string | string[] | undefined>;
-		let body: string;
-		try {
-			const response = await this.#agent.request({
-				origin: this.#origin,
-				path: this.#path,
-				method: 'POST',
-				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: form.toString(),
-				signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]),
-			});
-			status = response.statusCode;
-			headers = response.headers;
-			// Read whatever the status: an unread body would keep the socket from being reused.
-			body = await response.body.text();
-		} catch (error) {
-			if (signal?.aborted) throw signal.reason;
-			const what = deadline.aborted ? `timed out after ${this.#timeoutMs} ms` : 'failed';
-			throw this.#failure('login_unavailable', `login request to ${this.describeUrl()} ${what}`, {
-				cause: sanitizeError(error, scrub),
-			});
-		}
-		return this.#interpret(status, headers, body);
+		const answer = await retryLoop(
+			async (attemptSignal) => {
+				const response = await this.#agent.request({
+					origin: this.#origin,
+					path: this.#path,
+					method: 'POST',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+					body: form.toString(),
+					signal: attemptSignal,
+				});
+				// Read whatever the status: an unread body would keep the socket from being reused.
+				return { ok: true, value: { status: response.statusCode, headers: response.headers, body: await response.body.text() } };
+			},
+			{
+				...retryPolicy({ maxRetries: 0 }),
+				timeoutMs: this.#timeoutMs,
+				signal,
+				onThrow: (error, timedOut) => {
+					const what = timedOut ? `timed out after ${this.#timeoutMs} ms` : 'failed';
+					return this.#failure('login_unavailable', `login request to ${this.describeUrl()} ${what}`, {
+						cause: sanitizeError(error, scrub),
+					});
+				},
+			},
+		);
+		return this.#interpret(answer.status, answer.headers, answer.body);
 	}
 
 	/**

@@ -1,16 +1,19 @@
-import { Agent, interceptors, type Dispatcher } from 'undici';
-import { bufferAttempts, ResponseTooLargeError, UnacceptableBodyError } from './bufferAttempts.js';
+import { Agent, type Dispatcher } from 'undici';
 import type { LinkedCredentials } from '../accounts/credentials.js';
 import { UpstreamError, type UpstreamErrorCode } from './upstreamError.js';
 import { generationResponseSchema, type GenerationResponse } from './generationResponse.js';
-import { jitteredRetry, RETRY_CODES, RETRY_STATUSES } from './generationRetry.js';
+import { retryLoop, retryPolicy, type Attempted, type RetryPolicy } from '../http/retryLoop.js';
+import { readBodyCapped } from '../http/readBodyCapped.js';
+import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { redactUrl } from '../logging/redactUrl.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
 import { messages } from '../answers/messages.js';
 import { generationBody, type Turn } from '../conversations/buildContents.js';
 
-/** A generation answer is a few kilobytes; anything near this is not one. */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** A generation answer is a few kilobytes; anything past this is not one, and is not read further. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]); // busy or broken for a moment
 
 const USER_MESSAGES: Record<UpstreamErrorCode, string> = {
 	upstream_unavailable: messages.upstream.unavailable,
@@ -19,20 +22,14 @@ const USER_MESSAGES: Record<UpstreamErrorCode, string> = {
 	upstream_rejected: messages.upstream.rejected,
 };
 
-/** Options of {@link GenerationClient}. */
-export interface GenerationClientOptions {
+/** Options of {@link GenerationClient}; the retry policy defaults as in {@link retryPolicy}. */
+export interface GenerationClientOptions extends Partial<RetryPolicy> {
 	/** `GENERATION_BASE_URL`; a trailing `/` or a path of its own is fine. */
 	baseUrl: string;
 	apiKey: string;
 	model: string;
 	/** Per attempt: from writing the request to the last byte of the answer. */
 	timeoutMs: number;
-	/** Retries after the first attempt. Default 2. */
-	maxRetries?: number;
-	/** First back-off before jitter. Default 500. */
-	minRetryDelayMs?: number;
-	/** Cap of every wait, `Retry-After` included. Default 8000. */
-	maxRetryDelayMs?: number;
 }
 
 /** Per-call options of {@link GenerationClient.generate}. */
@@ -44,58 +41,28 @@ export interface GenerateOptions {
 }
 
 /**
- * The generation endpoint of the seed (SPEC §4) over one keep-alive undici dispatcher. Retries (undici's
- * `interceptors.retry` with a jittered back-off of our own) cover network errors, time-outs, 429 and 5xx; every
- * failure is an {@link UpstreamError} whose texts never hold the API key, the tokens or the URL.
+ * The generation endpoint (docs/upstream.md §1, §4) over one keep-alive undici agent, which follows no redirect. Network
+ * errors, time-outs, 429, 5xx and unreadable bodies are retried by {@link retryLoop}; every failure is an
+ * {@link UpstreamError} whose texts never hold the API key, the tokens or the URL.
  */
 export class GenerationClient {
 	readonly #agent: Agent;
-	readonly #dispatcher: Dispatcher;
 	readonly #origin: string;
 	readonly #path: string;
 	readonly #apiKey: string;
-	readonly #maxRetries: number;
+	readonly #timeoutMs: number;
+	readonly #policy: RetryPolicy;
 
 	constructor(options: GenerationClientOptions) {
-		const base = new URL(options.baseUrl);
+		const { baseUrl, apiKey, model, timeoutMs, ...policy } = options;
+		const base = new URL(baseUrl);
 		this.#origin = base.origin;
-		const basePath = base.pathname.replace(/\/+$/, '');
-		this.#path =
-			`${basePath}/v1beta/models/${encodeURIComponent(options.model)}:generateContent` +
-			`?key=${encodeURIComponent(options.apiKey)}`;
-		this.#apiKey = options.apiKey;
-		const policy = {
-			maxRetries: options.maxRetries ?? 2,
-			minRetryDelayMs: options.minRetryDelayMs ?? 500,
-			maxRetryDelayMs: options.maxRetryDelayMs ?? 8000,
-		};
-		this.#maxRetries = policy.maxRetries;
-		const { timeoutMs } = options;
-		// undici's own time-outs back up the per-attempt deadline of bufferAttempts.
-		this.#agent = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-		// compose() wraps in order, so the retry interceptor is outermost and every attempt passes bufferAttempts.
-		this.#dispatcher = this.#agent.compose(
-			bufferAttempts({
-				timeoutMs,
-				maxBodyBytes: MAX_BODY_BYTES,
-				accept: (body) => {
-					const result = readGenerationBody(body.toString('utf8'));
-					return result.ok ? undefined : result.problem;
-				},
-			}),
-			interceptors.retry({
-				// Hand the last retryable status over as a response instead of an error, so its body is read.
-				throwOnError: false,
-				methods: ['POST'],
-				// jitteredRetry decides alone; these mirror it for anyone reading the options.
-				maxRetries: policy.maxRetries,
-				minTimeout: policy.minRetryDelayMs,
-				maxTimeout: policy.maxRetryDelayMs,
-				statusCodes: [...RETRY_STATUSES],
-				errorCodes: [...RETRY_CODES],
-				retry: jitteredRetry(policy),
-			}),
-		);
+		const modelPath = `/v1beta/models/${encodeURIComponent(model)}:generateContent`;
+		this.#path = `${base.pathname.replace(/\/+$/, '')}${modelPath}?key=${encodeURIComponent(apiKey)}`;
+		this.#apiKey = apiKey;
+		this.#timeoutMs = timeoutMs;
+		this.#policy = retryPolicy(policy);
+		this.#agent = new Agent({ connectTimeout: timeoutMs });
 	}
 
 	/**
@@ -104,47 +71,24 @@ export class GenerationClient {
 	 */
 	async generate(prompt: string | readonly Turn[], options: GenerateOptions = {}): Promise<GenerationResponse> {
 		const { credentials, signal } = options;
-		signal?.throwIfAborted();
-		const scrub = secretScrubber([
-			this.#apiKey,
-			encodeURIComponent(this.#apiKey),
-			credentials?.accessToken,
-			credentials?.sessionToken,
-		]);
-		const headers: Record<string, string> = { 'content-type': 'application/json' };
-		if (credentials !== undefined) {
-			headers.authorization = `Bearer ${credentials.accessToken}`;
-			headers['x-session-token'] = credentials.sessionToken;
-		}
-		let status: number;
-		let text: string;
-		try {
-			const pending = this.#dispatcher.request({
-				origin: this.#origin,
-				path: this.#path,
-				method: 'POST',
-				headers,
-				body: generationBody(prompt),
-				signal,
-			});
-			const response = await untilAborted(pending, signal);
-			status = response.statusCode;
-			// bufferAttempts read the whole body off the socket before passing the headers on; this drains its copy.
-			text = await response.body.text();
-		} catch (error) {
-			if (signal?.aborted) throw signal.reason;
-			if (error instanceof UnacceptableBodyError) {
-				const where = `generation service (${this.describeUrl()}) answered HTTP ${error.status}`;
-				throw this.#failure('upstream_invalid', `${where} ${error.message}, every attempt`, { status: error.status });
-			}
-			if (error instanceof ResponseTooLargeError) {
-				throw this.#failure('upstream_invalid', `generation service (${this.describeUrl()}) sent ${error.message}`, {});
-			}
-			throw this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} failed`, {
-				cause: sanitizeError(error, scrub),
-			});
-		}
-		return this.#interpret(status, text, credentials !== undefined);
+		const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), credentials?.accessToken, credentials?.sessionToken]);
+		const linked = credentials && { authorization: `Bearer ${credentials.accessToken}`, 'x-session-token': credentials.sessionToken };
+		const headers = { 'content-type': 'application/json', ...linked };
+		const body = generationBody(prompt);
+		const attempt = async (attemptSignal: AbortSignal) => {
+			const request = { origin: this.#origin, path: this.#path, method: 'POST', headers, body, signal: attemptSignal } as const;
+			const response = await this.#agent.request(request);
+			return this.#interpret(response, credentials !== undefined);
+		};
+		return retryLoop(attempt, {
+			...this.#policy,
+			timeoutMs: this.#timeoutMs,
+			signal,
+			onThrow: (error, timedOut) => {
+				const what = timedOut ? `timed out after ${this.#timeoutMs} ms` : 'failed';
+				return this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} ${what}`, undefined, sanitizeError(error, scrub));
+			},
+		});
 	}
 
 	/** The endpoint as it may be logged: the key replaced by `REDACTED`. */
@@ -152,42 +96,44 @@ export class GenerationClient {
 		return redactUrl(`${this.#origin}${this.#path}`);
 	}
 
-	/**
-	 * Ends the dispatcher and its sockets at once: callers close only after their calls have finished or been
-	 * aborted, and a hung connection must not hold the exit.
-	 */
+	/** Ends the agent and its sockets at once: callers close once their calls have ended; a hung socket must not hold the exit. */
 	async close(): Promise<void> {
 		await this.#agent.destroy();
 	}
 
-	#interpret(status: number, text: string, linked: boolean): GenerationResponse {
+	/** One answer judged, its body read (a 2xx one at most {@link MAX_BODY_BYTES}) and parsed once. */
+	async #interpret(response: Dispatcher.ResponseData, linked: boolean): Promise<Attempted<GenerationResponse>> {
+		const status = response.statusCode;
 		const where = `generation service (${this.describeUrl()}) answered HTTP ${status}`;
+		const refuse = (code: UpstreamErrorCode, message: string, retry: boolean, retryAfterMs?: number) =>
+			({ ok: false, retry, retryAfterMs, error: this.#failure(code, message, status) }) as const;
 		if (status >= 200 && status < 300) {
-			const result = readGenerationBody(text);
-			if (!result.ok) throw this.#failure('upstream_invalid', `${where} ${result.problem}`, { status });
-			return result.response;
+			const bytes = await readBodyCapped(response, MAX_BODY_BYTES);
+			if (bytes === undefined) return refuse('upstream_invalid', `${where} with a body over ${MAX_BODY_BYTES} bytes`, true);
+			const result = readGenerationBody(bytes.toString('utf8'));
+			return result.ok ? { ok: true, value: result.response } : refuse('upstream_invalid', `${where} ${result.problem}`, true);
 		}
+		// Unread, the body would pin its socket; dump() reads a little and closes the connection past that.
+		await response.body.dump();
 		if (status === 401 || status === 403) {
 			const userMessage = linked ? USER_MESSAGES.upstream_refused : messages.upstream.keyRefused;
-			throw new UpstreamError({ code: 'upstream_refused', message: where, userMessage, status });
+			return { ok: false, retry: false, error: new UpstreamError({ code: 'upstream_refused', message: where, userMessage, status }) };
 		}
-		if (status >= 500 || status === 429) {
-			const retried = RETRY_STATUSES.has(status) ? `, the last of ${this.#maxRetries + 1} attempts at most` : '';
-			throw this.#failure('upstream_unavailable', `${where}${retried}`, { status });
+		if (RETRY_STATUSES.has(status)) {
+			const retryAfterMs = parseRetryAfterMs(response.headers['retry-after']);
+			return refuse('upstream_unavailable', `${where}, the last of ${this.#policy.maxRetries + 1} attempts at most`, true, retryAfterMs);
 		}
-		if (status >= 400 && status < 500) throw this.#failure('upstream_rejected', where, { status });
-		throw this.#failure('upstream_invalid', `${where}, not an answer`, { status });
+		if (status >= 500) return refuse('upstream_unavailable', where, false);
+		return status >= 400 ? refuse('upstream_rejected', where, false) : refuse('upstream_invalid', `${where}, not an answer`, false);
 	}
 
-	#failure(code: UpstreamErrorCode, message: string, options: { cause?: unknown; status?: number }): UpstreamError {
-		return new UpstreamError({ code, message, userMessage: USER_MESSAGES[code], ...options });
+	#failure(code: UpstreamErrorCode, message: string, status?: number, cause?: unknown): UpstreamError {
+		return new UpstreamError({ code, message, userMessage: USER_MESSAGES[code], status, cause });
 	}
 }
 
-/** The body parsed and checked against the seed's §2.2, or what is wrong with it (never its values). */
-function readGenerationBody(
-	text: string,
-): { ok: true; response: GenerationResponse } | { ok: false; problem: string } {
+/** The body parsed and checked against docs/upstream.md §2, or what is wrong with it (never its values). */
+function readGenerationBody(text: string): { ok: true; response: GenerationResponse } | { ok: false; problem: string } {
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
@@ -198,29 +144,5 @@ function readGenerationBody(
 	if (parsed.success) return { ok: true, response: parsed.data };
 	// Paths and issue codes only: the values are the service's and may echo anything, the key included.
 	const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`);
-	return { ok: false, problem: `off the seed's shape (${issues.join('; ')})` };
-}
-
-/** `promise`, or a rejection with `signal.reason` the moment the signal aborts, whichever comes first. */
-function untilAborted(
-	promise: Promise<Dispatcher.ResponseData>,
-	signal: AbortSignal | undefined,
-): Promise<Dispatcher.ResponseData> {
-	if (signal === undefined) return promise;
-	return new Promise((resolve, reject) => {
-		const onAbort = (): void => reject(signal.reason);
-		signal.addEventListener('abort', onAbort, { once: true });
-		promise.then(
-			(response) => {
-				signal.removeEventListener('abort', onAbort);
-				// Lost the race: let the late body go so its socket is freed.
-				if (signal.aborted) response.body.destroy();
-				resolve(response);
-			},
-			(error: unknown) => {
-				signal.removeEventListener('abort', onAbort);
-				reject(error);
-			},
-		);
-	});
+	return { ok: false, problem: `off the documented shape (${issues.join('; ')})` };
 }

@@ -100,6 +100,27 @@ describe('GenerationClient answers', () => {
 		expect(error.message).toContain('candidates');
 	});
 
+	it('refuses a 7.8 MB answer, otherwise valid, as unreadable, retried like any unreadable answer', async () => {
+		// A huge nested array in a member the schema drops: parsed, it would block the event loop for a second.
+		const padding = Array.from({ length: 1_310_000 }, () => [[0]]);
+		const body = safeResponse('buried', { extra: { padding } });
+		expect(JSON.stringify(body).length).toBeGreaterThan(7_800_000);
+		fixture.standIn.setDefaultGeneration({ json: body });
+		const error = await upstreamError(client().generate('hi'));
+		expect(error.code).toBe('upstream_invalid');
+		expect(error.userMessage).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
+		expect(error.message).toContain('over 1048576 bytes');
+		// Unreadable like any broken body: the first attempt and two retries, each read no further than 1 MB.
+		expect(fixture.standIn.requests).toHaveLength(3);
+	});
+
+	it('accepts an answer just under the 1 MB cap', async () => {
+		const body = safeResponse('roomy', { extra: { padding: 'x'.repeat(1024 * 1024 - 1000) } });
+		expect(JSON.stringify(body).length).toBeLessThan(1024 * 1024);
+		fixture.standIn.scriptGeneration({ json: body });
+		expect(candidateText(await client().generate('hi'))).toBe('roomy');
+	});
+
 	it('uses a good answer that follows an unreadable one', async () => {
 		fixture.standIn.scriptGeneration({ body: 'not json' });
 		expect(candidateText(await client().generate('hi'))).toBe('Answer to: hi');

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../src/generation/upstreamError.js';
 import { candidateText } from '../../../src/generation/generationResponse.js';
@@ -54,6 +55,18 @@ describe('GenerationClient retries', () => {
 		expect(fixture.standIn.requests).toHaveLength(3);
 	});
 
+	it.each([429, 500, 502, 503, 504])('retries a %i', async (status) => {
+		fixture.standIn.setDefaultGeneration({ status });
+		expect((await upstreamError(client().generate('hi'))).code).toBe('upstream_unavailable');
+		expect(fixture.standIn.requests).toHaveLength(3);
+	});
+
+	it.each([400, 401, 403, 404, 501])('does not retry a %i', async (status) => {
+		fixture.standIn.setDefaultGeneration({ status });
+		expect((await upstreamError(client().generate('hi'))).status).toBe(status);
+		expect(fixture.standIn.requests).toHaveLength(1);
+	});
+
 	it('makes one attempt only when maxRetries is 0', async () => {
 		fixture.standIn.setDefaultGeneration({ status: 502 });
 		expect((await upstreamError(client({ maxRetries: 0 }).generate('hi'))).status).toBe(502);
@@ -106,6 +119,30 @@ describe('GenerationClient retries', () => {
 });
 
 describe('GenerationClient cancellation', () => {
+	it('leaves no abort listener on the caller\'s signal once a call has ended, whatever the outcome', async () => {
+		const shutdown = new AbortController().signal;
+		const generation = client({ timeoutMs: 200 });
+		fixture.standIn.scriptGeneration({ status: 503 }, { destroy: true });
+		await generation.generate('retried then answered', { signal: shutdown });
+		fixture.standIn.scriptGeneration({ status: 400 }, { delayMs: 1000 }, { delayMs: 1000 }, { delayMs: 1000 });
+		await expect(generation.generate('refused', { signal: shutdown })).rejects.toBeInstanceOf(UpstreamError);
+		await expect(generation.generate('timed out', { signal: shutdown })).rejects.toBeInstanceOf(UpstreamError);
+		expect(fixture.standIn.requests).toHaveLength(7);
+		expect(getEventListeners(shutdown, 'abort')).toHaveLength(0);
+	});
+
+	it('holds at most one listener per running call on the caller\'s signal', async () => {
+		const shutdown = new AbortController().signal;
+		fixture.standIn.setDefaultGeneration({ hang: true });
+		const generation = client({ timeoutMs: 20_000 });
+		const pending = [1, 2, 3].map((n) => generation.generate(`hang ${n}`, { signal: shutdown }).catch(() => undefined));
+		await fixture.standIn.waitForRequests(3);
+		expect(getEventListeners(shutdown, 'abort').length).toBeLessThanOrEqual(3);
+		await fixture.standIn.stop();
+		await Promise.all(pending);
+		expect(getEventListeners(shutdown, 'abort')).toHaveLength(0);
+	});
+
 	it('rejects at once with the reason of an already aborted signal, sending nothing', async () => {
 		const reason = new Error('gone');
 		await expect(client().generate('hi', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
