@@ -5,6 +5,17 @@ const SESSION_KEYS = ['session_token', 'sessionToken', 'session', 'sessionId'] a
 const ACCESS_COOKIES = ['access_token', 'accessToken'] as const;
 const SESSION_COOKIES = ['session_token', 'session'] as const;
 
+/** The longest token accepted; real ones are a few hundred characters. */
+export const MAX_TOKEN_LENGTH = 8 * 1024;
+
+/**
+ * Whether `token` can be stored and sent back: visible ASCII only (0x21 to 0x7E), so it fits a header as is (a
+ * `\r\n` in one would break every later request), and at most {@link MAX_TOKEN_LENGTH} characters.
+ */
+export function isAcceptableToken(token: string): boolean {
+	return token.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7E]+$/.test(token);
+}
+
 /** What the login response offers: its body as text, its content type and every `Set-Cookie` header. */
 export interface LoginResponseParts {
 	readonly body: string;
@@ -13,17 +24,20 @@ export interface LoginResponseParts {
 }
 
 /**
- * The tokens of a login response, from the first source that holds both (docs/upstream.md §5): a JSON body, whose object or
- * its `data` member names them (`access_token`/`accessToken`/`token`, `session_token`/`sessionToken`/`session`/
- * `sessionId`), else the `Set-Cookie` headers (`access_token`/`accessToken`, `session_token`/`session`). A source
- * with only one token does not count, and tokens are never mixed across sources. `undefined` when none has both.
+ * The tokens of a login response, from the first source that holds both (docs/upstream.md §5): a JSON body, whose
+ * object or its `data` member names them (`access_token`/`accessToken`/`token`, `session_token`/`sessionToken`/
+ * `session`/`sessionId`), else the `Set-Cookie` headers (`access_token`/`accessToken`, `session_token`/`session`).
+ * A source with only one token does not count, and tokens are never mixed across sources. `undefined` when none has
+ * both, or when a token of the pair found is not {@link isAcceptableToken acceptable}: such an answer is unreadable.
  *
  * The body is tried as JSON whatever its content type says: services send JSON as `text/plain` often enough.
  * A cookie value may be quoted (RFC 6265 allows `"..."`) and percent-encoded (as Express and most frameworks
  * write it); both are undone, and a malformed escape keeps the raw value.
  */
 export function extractTokens(response: LoginResponseParts): LinkedCredentials | undefined {
-	return fromJson(response.body) ?? fromCookies(response.setCookie);
+	const tokens = fromJson(response.body) ?? fromCookies(response.setCookie);
+	if (tokens === undefined || !isAcceptableToken(tokens.accessToken) || !isAcceptableToken(tokens.sessionToken)) return undefined;
+	return tokens;
 }
 
 function fromJson(body: string): LinkedCredentials | undefined {

@@ -4,10 +4,14 @@ import { LoginError, type LoginErrorCode } from './loginError.js';
 import { extractTokens } from './extractTokens.js';
 import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { retryLoop, retryPolicy } from '../http/retryLoop.js';
+import { readBodyCapped } from '../http/readBodyCapped.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
 import { messages } from '../answers/messages.js';
 
 const DEFAULT_RATE_LIMIT_SECONDS = 60;
+
+/** A login answer is a few hundred bytes; anything past this is not one, and is not read further. */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 const USER_MESSAGES: Record<Exclude<LoginErrorCode, 'login_rate_limited'>, string> = {
 	login_invalid_credentials: messages.login.invalidCredentials,
@@ -82,8 +86,11 @@ export class LoginClient {
 					body: form.toString(),
 					signal: attemptSignal,
 				});
-				// Read whatever the status: an unread body would keep the socket from being reused.
-				return { ok: true, value: { status: response.statusCode, headers: response.headers, body: await response.body.text() } };
+				const { statusCode: status, headers } = response;
+				if (status >= 200 && status < 300) return { ok: true, value: { status, headers, body: await readBodyCapped(response, MAX_BODY_BYTES) } };
+				// Unread, the body would pin its socket; dump() reads a little and closes the connection past that.
+				await response.body.dump();
+				return { ok: true, value: { status, headers, body: undefined } };
 			},
 			{
 				...retryPolicy({ maxRetries: 0 }),
@@ -108,16 +115,18 @@ export class LoginClient {
 		await this.#agent.destroy();
 	}
 
-	#interpret(status: number, headers: Record<string, string | string[] | undefined>, body: string): LinkedCredentials {
+	/** `body` is a 2xx answer's, `undefined` past {@link MAX_BODY_BYTES}. */
+	#interpret(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer | undefined): LinkedCredentials {
 		const where = `account service (${this.describeUrl()}) answered HTTP ${status}`;
 		if (status >= 200 && status < 300) {
+			if (body === undefined) throw this.#failure('login_unreadable', `${where} with a body over ${MAX_BODY_BYTES} bytes`);
 			const contentType = headers['content-type'];
 			const tokens = extractTokens({
-				body,
+				body: body.toString('utf8'),
 				contentType: Array.isArray(contentType) ? contentType[0] : contentType,
 				setCookie: asList(headers['set-cookie']),
 			});
-			if (tokens === undefined) throw this.#failure('login_unreadable', `${where} without both tokens`);
+			if (tokens === undefined) throw this.#failure('login_unreadable', `${where} without two acceptable tokens`);
 			return tokens;
 		}
 		if (status === 401 || status === 403) throw this.#failure('login_invalid_credentials', where);

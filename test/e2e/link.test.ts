@@ -122,6 +122,20 @@ describe('/link', () => {
 			await expectOldLinkKept();
 		});
 
+		it('a success whose session token holds CR LF', async () => {
+			harness().upstream.scriptLogin({ json: { access_token: 'acc', session_token: 'ses\r\nX-Injected: 1' } });
+			const state = await submitLink(user, email, 'right');
+			expect(state.original?.content).toMatch(/couldn't read/);
+			await expectOldLinkKept();
+		});
+
+		it('a success over 64 KiB, tokens and all', async () => {
+			harness().upstream.scriptLogin({ json: { access_token: 'acc', session_token: 'ses', pad: 'x'.repeat(100 * 1024) } });
+			const state = await submitLink(user, email, 'right');
+			expect(state.original?.content).toMatch(/couldn't read/);
+			await expectOldLinkKept();
+		});
+
 		it('a success without both tokens', async () => {
 			harness().upstream.scriptLogin({ json: { access_token: 'only-one' } });
 			const state = await submitLink(user, email, 'right');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractTokens } from '../../../src/accounts/extractTokens.js';
+import { extractTokens, isAcceptableToken, MAX_TOKEN_LENGTH } from '../../../src/accounts/extractTokens.js';
 
 const json = (body: unknown, setCookie: string[] = []) => ({
 	body: JSON.stringify(body),
@@ -88,9 +88,71 @@ describe('extractTokens from cookies', () => {
 	});
 });
 
+describe('extractTokens refuses tokens it could not send back', () => {
+	it('refuses a token holding CR LF, from JSON or a cookie, whatever the other source holds', () => {
+		expect(extractTokens(json({ access_token: 'acc', session_token: 'ses\r\nX-Injected: 1' }))).toBeUndefined();
+		expect(extractTokens({ body: '', setCookie: ['access_token=acc', 'session_token=ses%0D%0AX-Injected%3A%201'] })).toBeUndefined();
+		// The pair found decides: a bad JSON pair does not fall back to good cookies.
+		expect(extractTokens(json({ access_token: 'acc\n', session_token: 'ses' }, ['access_token=acc', 'session_token=ses']))).toBeUndefined();
+	});
+
+	it('refuses spaces, controls and anything past ASCII', () => {
+		for (const bad of ['a b', 'tab\there', 'nul\u0000', 'del\u007f', 'café', '🔑', '\u00a0nbsp']) {
+			expect(isAcceptableToken(bad)).toBe(false);
+			expect(extractTokens(json({ access_token: bad, session_token: 'ses' }))).toBeUndefined();
+		}
+	});
+
+	it('accepts a token of 8 KiB and refuses one a character longer', () => {
+		const longest = 'a'.repeat(MAX_TOKEN_LENGTH);
+		expect(MAX_TOKEN_LENGTH).toBe(8192);
+		expect(extractTokens(json({ access_token: longest, session_token: 'ses' }))).toEqual({ accessToken: longest, sessionToken: 'ses' });
+		expect(extractTokens(json({ access_token: `${longest}a`, session_token: 'ses' }))).toBeUndefined();
+		expect(extractTokens({ body: '', setCookie: ['access_token=acc', `session_token=${longest}a`] })).toBeUndefined();
+	});
+});
+
+// Every visible ASCII character, 0x21 to 0x7E.
+const visibleAscii = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code));
+const invisibleOrWide = fc.oneof(
+	fc.integer({ min: 0, max: 0x20 }),
+	fc.constant(0x7f),
+	fc.integer({ min: 0x80, max: 0xffff }),
+).map((code) => String.fromCharCode(code));
+
+describe('isAcceptableToken properties', () => {
+	it('accepts exactly the visible ASCII strings of 1 to 8192 characters', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: visibleAscii, minLength: 1, maxLength: MAX_TOKEN_LENGTH }), (token) => {
+				expect(isAcceptableToken(token)).toBe(true);
+			}),
+		);
+	});
+
+	it('refuses any token with one character outside visible ASCII, wherever it sits', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: visibleAscii }), invisibleOrWide, fc.string({ unit: visibleAscii }), (before, bad, after) => {
+				expect(isAcceptableToken(before + bad + after)).toBe(false);
+			}),
+		);
+	});
+
+	it('refuses any token longer than 8192 characters', () => {
+		fc.assert(
+			fc.property(fc.integer({ min: MAX_TOKEN_LENGTH + 1, max: 4 * MAX_TOKEN_LENGTH }), visibleAscii, (length, char) => {
+				expect(isAcceptableToken(char.repeat(length))).toBe(false);
+			}),
+		);
+	});
+
+	it('refuses the empty token', () => {
+		expect(isAcceptableToken('')).toBe(false);
+	});
+});
+
 describe('extractTokens properties', () => {
-	// Whole graphemes: a lone surrogate cannot be percent-encoded, and no real token holds one.
-	const token = fc.string({ unit: 'grapheme', minLength: 1 });
+	// What a login may hand over: visible ASCII, as header values need.
+	const token = fc.string({ unit: visibleAscii, minLength: 1, maxLength: 200 });
 
 	it('never throws, whatever the input', () => {
 		fc.assert(
@@ -105,7 +167,7 @@ describe('extractTokens properties', () => {
 		);
 	});
 
-	it('round-trips any pair of tokens through every JSON shape', () => {
+	it('round-trips any pair of acceptable tokens through every JSON shape', () => {
 		const shapes = [
 			(a: string, s: string) => ({ access_token: a, session_token: s }),
 			(a: string, s: string) => ({ accessToken: a, sessionToken: s }),
@@ -119,7 +181,7 @@ describe('extractTokens properties', () => {
 		);
 	});
 
-	it('round-trips any pair of tokens through percent-encoded cookies', () => {
+	it('round-trips any pair of acceptable tokens through percent-encoded cookies', () => {
 		fc.assert(
 			fc.property(token, token, (accessToken, sessionToken) => {
 				const setCookie = [
@@ -127,6 +189,22 @@ describe('extractTokens properties', () => {
 					`session_token=${encodeURIComponent(sessionToken)}; HttpOnly`,
 				];
 				expect(extractTokens({ body: 'ok', setCookie })).toEqual({ accessToken, sessionToken });
+			}),
+		);
+	});
+
+	it('never hands over a token outside visible ASCII, whatever the answer holds', () => {
+		const anyText = fc.string({ unit: 'binary', minLength: 1 });
+		fc.assert(
+			fc.property(anyText, anyText, fc.boolean(), (accessToken, sessionToken, asCookies) => {
+				const response = asCookies
+					? { body: '', setCookie: [`access_token=${encodeURIComponent(accessToken)}`, `session_token=${sessionToken}`] }
+					: json({ access_token: accessToken, session_token: sessionToken });
+				const tokens = extractTokens(response);
+				if (tokens !== undefined) {
+					expect(isAcceptableToken(tokens.accessToken)).toBe(true);
+					expect(isAcceptableToken(tokens.sessionToken)).toBe(true);
+				}
 			}),
 		);
 	});

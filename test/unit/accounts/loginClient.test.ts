@@ -3,6 +3,7 @@ import { LoginError } from '../../../src/accounts/loginError.js';
 import { LoginClient, type LoginClientOptions } from '../../../src/accounts/loginClient.js';
 import { loggable, rejectionOf } from '../../support/errorChecks.js';
 import { loginResponse, UpstreamStandIn, type LoginShape, type ScriptedAnswer } from '../../support/upstreamStandIn.js';
+import { startFloodServer } from '../../support/floodServer.js';
 
 let standIn: UpstreamStandIn;
 const clients: LoginClient[] = [];
@@ -127,6 +128,50 @@ describe('LoginClient failures', () => {
 		expect(error.code).toBe('login_unreadable');
 		expect(error.userMessage).not.toMatch(/Welcome|no such page/);
 		expect(standIn.requests).toHaveLength(1);
+	});
+
+	it.each<[string, ScriptedAnswer]>([
+		['a session token holding CR LF', { json: { access_token: 'acc', session_token: 'ses\r\nX-Injected: 1' } }],
+		['a cookie token holding CR LF', { json: {}, headers: { 'set-cookie': ['access_token=acc', 'session_token=s%0D%0Ab'] } }],
+		['an access token of 8 KiB and one byte', { json: { access_token: 'a'.repeat(8193), session_token: 'ses' } }],
+		['a token with a space', { json: { access_token: 'acc one', session_token: 'ses' } }],
+		['a token past ASCII', { json: { access_token: 'accé', session_token: 'ses' } }],
+	])('refuses %s as login_unreadable', async (_name, answer) => {
+		standIn.scriptLogin(answer);
+		const error = await loginError(client().login('a@example.com', 'pw'));
+		expect(error.code).toBe('login_unreadable');
+		expect(error.userMessage).toBe(
+			"The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
+		);
+	});
+
+	it('accepts tokens of 8 KiB', async () => {
+		const long = { accessToken: 'a'.repeat(8192), sessionToken: 's'.repeat(8192) };
+		standIn.scriptLogin(loginResponse('json-camel', long));
+		expect(await client().login('a@example.com', 'pw')).toEqual(long);
+	});
+
+	it.each([
+		['sent chunked', false],
+		['with its length declared', true],
+	])('stops reading a login answer of megabytes %s, and calls it unreadable', async (_name, contentLength) => {
+		// Valid JSON holding both tokens: read whole, it would link the account.
+		const totalBytes = 16 * 1024 * 1024;
+		const flood = await startFloodServer({ head: '{"access_token":"acc","session_token":"ses","pad":"', tail: '"}', totalBytes, contentLength });
+		try {
+			const error = await loginError(client({ authBaseUrl: flood.url }).login('a@example.com', 'pw'));
+			expect(error.code).toBe('login_unreadable');
+			const [sent] = await flood.floods();
+			expect(sent?.finished).toBe(false);
+			expect(sent?.bytesWritten).toBeLessThan(totalBytes);
+		} finally {
+			await flood.stop();
+		}
+	});
+
+	it('reads an answer just under 64 KiB', async () => {
+		standIn.scriptLogin({ json: { access_token: 'acc', session_token: 'ses', pad: 'x'.repeat(64 * 1024 - 100) } });
+		expect(await client().login('a@example.com', 'pw')).toEqual({ accessToken: 'acc', sessionToken: 'ses' });
 	});
 
 	it('rejects with the reason of an aborted signal', async () => {
