@@ -34,7 +34,13 @@ export class ConfigError extends Error {
 }
 
 const snowflake = z.string().regex(/^\d{17,20}$/, 'a Discord id (17 to 20 digits)');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL' });
+const SERVICE_URL = 'an https:// URL (http:// only for a loopback host: 127.0.0.0/8, [::1] or localhost)';
+/** An address secrets travel to (the API key, passwords, tokens): encrypted unless it never leaves the machine. */
+const serviceUrl = z.string({ error: SERVICE_URL }).refine((value) => {
+	if (!URL.canParse(value)) return false;
+	const { protocol, hostname } = new URL(value);
+	return protocol === 'https:' || (protocol === 'http:' && isLoopback(hostname));
+}, SERVICE_URL);
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
@@ -48,12 +54,12 @@ const environmentSchema = z.object({
 	DISCORD_TOKEN: requiredText('the bot token from the Developer Portal'),
 	DISCORD_APPLICATION_ID: optional(snowflake),
 	DISCORD_GUILD_ID: optional(snowflake),
-	DISCORD_API_URL: withDefault(httpUrl, 'https://discord.com/api'),
-	GENERATION_BASE_URL: httpUrl,
+	DISCORD_API_URL: withDefault(serviceUrl, 'https://discord.com/api'),
+	GENERATION_BASE_URL: serviceUrl,
 	GENERATION_API_KEY: requiredText('the API key of the generation service'),
 	GENERATION_MODEL: withDefault(z.string().regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)'), 'textmodel-pro'),
 	GENERATION_TIMEOUT_MS: withDefault(positiveInt('a whole number of milliseconds above 0'), 60_000),
-	AUTH_BASE_URL: httpUrl,
+	AUTH_BASE_URL: serviceUrl,
 	AUTH_PATH_PREFIX: z
 		.string({ error: 'one path segment, like `acme`' })
 		.regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
@@ -131,6 +137,11 @@ export function parseDeployConfig(env: Record<string, string | undefined>): Depl
 		discordGuildId: result.data.DISCORD_GUILD_ID,
 		discordApiUrl: result.data.DISCORD_API_URL.replace(/\/+$/, ''),
 	});
+}
+
+/** 127.0.0.0/8, ::1 and localhost, as `URL` spells them (it writes every IPv4 form as four decimals). */
+function isLoopback(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function describeIssues(issues: readonly z.core.$ZodIssue[], env: Record<string, string | undefined>): string[] {

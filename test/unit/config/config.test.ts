@@ -106,6 +106,41 @@ describe('parseConfig', () => {
 		}
 	});
 
+	const urlNames = ['GENERATION_BASE_URL', 'AUTH_BASE_URL', 'DISCORD_API_URL'] as const;
+
+	it.each(['https://api.example.com/v1', 'http://127.0.0.1:8080', 'http://127.45.6.7/x', 'http://[::1]:4000/api', 'http://localhost:3000', 'http://LOCALHOST', 'http://127.1'])(
+		'accepts %s for every service address',
+		(url) => {
+			const config = parseConfig({ ...valid, GENERATION_BASE_URL: url, AUTH_BASE_URL: url, DISCORD_API_URL: url });
+			expect(config.generationBaseUrl).toBe(url);
+			expect(config.authBaseUrl).toBe(url);
+		},
+	);
+
+	it.each([
+		'http://api.example.com/secret-path-canary',
+		'http://10.0.0.1:8080',
+		'http://192.168.1.2',
+		'http://127.0.0.1.nip.io',
+		'http://localhost.example.com',
+		'http://[::ffff:127.0.0.1]',
+		'http://0.0.0.0:8080',
+		'ftp://127.0.0.1',
+		'ws://localhost',
+	])('refuses %s for each service address, naming the variable and never the value', (url) => {
+		for (const name of urlNames) {
+			const problems = problemsOf({ ...valid, [name]: url });
+			expect(problems).toEqual([`${name}: invalid; expected an https:// URL (http:// only for a loopback host: 127.0.0.0/8, [::1] or localhost)`]);
+			expect(problems.join('\n')).not.toContain(url);
+		}
+	});
+
+	it('refuses plain http to a remote host for deploy-commands too', () => {
+		expect(() => parseDeployConfig({ DISCORD_TOKEN: 't', DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_API_URL: 'http://discord.example' })).toThrow(
+			/DISCORD_API_URL: invalid; expected an https:\/\/ URL/,
+		);
+	});
+
 	it('rejects a key of the wrong length', () => {
 		expect(problemsOf({ ...valid, TOKEN_ENCRYPTION_KEY: randomBytes(31).toString('base64') })).toEqual([
 			expect.stringMatching(/^TOKEN_ENCRYPTION_KEY: invalid; expected 32 random bytes/),
