@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { LinkedCredentials } from '../accounts/credentials.js';
+import { isAcceptableToken } from '../accounts/extractTokens.js';
 import { UpstreamError, type UpstreamErrorCode } from './upstreamError.js';
 import { generationResponseSchema, type GenerationResponse } from './generationResponse.js';
 import { retryLoop, retryPolicy, type Attempted, type RetryPolicy } from '../http/retryLoop.js';
@@ -41,8 +42,8 @@ export interface GenerateOptions {
 }
 
 /**
- * The generation endpoint (docs/upstream.md §1, §4) over one keep-alive undici agent, which follows no redirect. Network
- * errors, time-outs, 429, 5xx and unreadable bodies are retried by {@link retryLoop}; every failure is an
+ * The generation endpoint (docs/upstream.md §1, §4) over one keep-alive undici agent, which follows no redirect.
+ * Network errors, time-outs, 429, 5xx and unreadable bodies are retried by {@link retryLoop}; every failure is an
  * {@link UpstreamError} whose texts never hold the API key, the tokens or the URL.
  */
 export class GenerationClient {
@@ -65,21 +66,17 @@ export class GenerationClient {
 		this.#agent = new Agent({ connectTimeout: timeoutMs });
 	}
 
-	/**
-	 * Sends a lone prompt, or a conversation's turns ending with the new prompt; returns the validated answer, or
-	 * throws an {@link UpstreamError} (or `signal.reason`).
-	 */
+	/** Sends a lone prompt or a conversation's turns; returns the checked answer, or throws an {@link UpstreamError}. */
 	async generate(prompt: string | readonly Turn[], options: GenerateOptions = {}): Promise<GenerationResponse> {
 		const { credentials, signal } = options;
-		const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), credentials?.accessToken, credentials?.sessionToken]);
+		// A link stored before tokens were checked may hold what no header can carry: refused, so the member relinks.
+		const tokens = credentials ? [credentials.accessToken, credentials.sessionToken] : [];
+		if (!tokens.every(isAcceptableToken)) throw this.#failure('upstream_refused', 'the linked tokens cannot be sent in a header');
+		const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), ...tokens]);
 		const linked = credentials && { authorization: `Bearer ${credentials.accessToken}`, 'x-session-token': credentials.sessionToken };
 		const headers = { 'content-type': 'application/json', ...linked };
-		const body = generationBody(prompt);
-		const attempt = async (attemptSignal: AbortSignal) => {
-			const request = { origin: this.#origin, path: this.#path, method: 'POST', headers, body, signal: attemptSignal } as const;
-			const response = await this.#agent.request(request);
-			return this.#interpret(response, credentials !== undefined);
-		};
+		const request = { origin: this.#origin, path: this.#path, method: 'POST', headers, body: generationBody(prompt) } as const;
+		const attempt = async (signal: AbortSignal) => this.#interpret(await this.#agent.request({ ...request, signal }), linked !== undefined);
 		return retryLoop(attempt, {
 			...this.#policy,
 			timeoutMs: this.#timeoutMs,

@@ -137,6 +137,15 @@ describe('GenerationClient answers', () => {
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
+	it('refuses a stored link whose token no header can carry, sending nothing and asking for /link', async () => {
+		const credentials = { accessToken: 'acc', sessionToken: 'ses\r\nX-Injected: 1' };
+		const error = await upstreamError(client().generate('hi', { credentials }));
+		expect(error.code).toBe('upstream_refused');
+		expect(error.userMessage).toContain('/link');
+		expect(loggable(error)).not.toContain('X-Injected');
+		expect(fixture.standIn.requests).toHaveLength(0);
+	});
+
 	it('maps a refused API key (403, nothing linked) to upstream_refused without telling the member to /link', async () => {
 		const error = await upstreamError(client({ apiKey: 'wrong-key' }).generate('hi'));
 		expect(error.code).toBe('upstream_refused');
