@@ -11,9 +11,8 @@ import type {
 } from 'discord.js';
 import { Gateway, type IdentifyRecord } from './gateway.js';
 import {
+	DiscordState,
 	Signal,
-	Store,
-	memberPayload,
 	type ChannelModel,
 	type EmulatorMessage,
 	type GuildModel,
@@ -22,20 +21,13 @@ import {
 	type RecordedRequest,
 	type StoredCommand,
 } from './model.js';
-import {
-	CHANNEL_DEFAULT_PARSE,
-	DEFAULT_BOT_PERMISSIONS,
-	DM_APP_PERMISSIONS,
-	PLAIN_MEMBER_PERMISSIONS,
-	botChannelPermissions,
-	channelPayload,
-	guildCreatePayload,
-	makeBotToken,
-	makeInteractionToken,
-	modalSubmission,
-	resolveOptions,
-	snowflake,
-} from './payloads.js';
+import { modalSubmission } from './components.js';
+import { makeBotToken, makeInteractionToken, snowflake } from './ids.js';
+import { CHANNEL_DEFAULT_PARSE } from './mentions.js';
+import { resolveOptions } from './interactionData.js';
+import { DEFAULT_BOT_PERMISSIONS, DM_APP_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS, botChannelPermissions } from './permissions.js';
+import { memberPayload } from './users.js';
+import { channelPayload, guildCreatePayload } from './wire.js';
 import { RestApi, type RestFailure } from './rest.js';
 
 export type {
@@ -52,7 +44,9 @@ export type {
 } from './model.js';
 export type { IdentifyRecord } from './gateway.js';
 export type { RestFailure } from './rest.js';
-export { DEFAULT_BOT_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS, makeUser, snowflake } from './payloads.js';
+export { snowflake } from './ids.js';
+export { DEFAULT_BOT_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
+export { makeUser } from './users.js';
 
 export interface DiscordEmulatorOptions {
 	/** The bot token REST and IDENTIFY accept; a realistic random one by default. */
@@ -192,7 +186,7 @@ export class DiscordEmulator {
 	readonly events = new EventEmitter();
 	readonly defaultGuild: GuildModel;
 	readonly defaultChannelId: string;
-	readonly #store: Store;
+	readonly #state: DiscordState;
 	readonly #rest: RestApi;
 	readonly #gateway: Gateway;
 	readonly #server: Server;
@@ -212,24 +206,24 @@ export class DiscordEmulator {
 		this.applicationId = this.bot.id;
 		this.token = options.token ?? makeBotToken(this.bot.id);
 		const owner: APIUser = { id: snowflake(), username: 'owner', global_name: 'Owner', discriminator: '0', avatar: null };
-		this.#store = new Store(this.bot, owner, this.applicationId, this.token);
-		this.#store.users.set(DEFAULT_USER.id, DEFAULT_USER);
-		this.requests = this.#store.requests;
+		this.#state = new DiscordState(this.bot, owner, this.applicationId, this.token);
+		this.#state.users.set(DEFAULT_USER.id, DEFAULT_USER);
+		this.requests = this.#state.requests;
 		this.#timeoutMs = options.defaultTimeoutMs ?? 5000;
 		this.events.setMaxListeners(0);
 		this.#rest = new RestApi(
-			this.#store,
+			this.#state,
 			{
 				restDelayMs: options.restDelayMs ?? 0,
 				interactionDeadlineMs: options.interactionDeadlineMs ?? 3000,
 				tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
 			},
 			(request) => {
-				this.#store.changed.notify();
+				this.#state.changed.notify();
 				this.events.emit('request', request);
 			},
 		);
-		this.#gateway = new Gateway(this.#store, options.heartbeatIntervalMs ?? 41_250);
+		this.#gateway = new Gateway(this.#state, options.heartbeatIntervalMs ?? 41_250);
 		this.#server = createServer((req, res) => void this.#rest.handle(req, res));
 		this.#server.on('upgrade', (req, socket, head) => this.#gateway.handleUpgrade(req, socket, head));
 		this.defaultGuild = this.addGuild({ name: 'Veil Test Guild' });
@@ -244,7 +238,7 @@ export class DiscordEmulator {
 			emulator.#server.listen(0, '127.0.0.1', () => resolve());
 		});
 		emulator.#port = (emulator.#server.address() as AddressInfo).port;
-		emulator.#store.baseUrl = `http://127.0.0.1:${emulator.#port}`;
+		emulator.#state.baseUrl = `http://127.0.0.1:${emulator.#port}`;
 		return emulator;
 	}
 
@@ -254,11 +248,11 @@ export class DiscordEmulator {
 
 	/** For `rest: { api }`: discord.js appends `/v10`. */
 	get apiUrl(): string {
-		return `${this.#store.baseUrl}/api`;
+		return `${this.#state.baseUrl}/api`;
 	}
 
 	get gatewayUrl(): string {
-		return this.#store.baseUrl.replace(/^http/, 'ws');
+		return this.#state.baseUrl.replace(/^http/, 'ws');
 	}
 
 	get identifyCount(): number {
@@ -311,7 +305,7 @@ export class DiscordEmulator {
 		const guild: GuildModel = {
 			id,
 			name: options.name ?? 'Test Guild',
-			owner_id: this.#store.owner.id,
+			owner_id: this.#state.owner.id,
 			roles: [
 				role(id, '@everyone', 0, options.everyonePermissions ?? 0n, false),
 				role(botRoleId, this.bot.username, 1, options.botPermissions ?? DEFAULT_BOT_PERMISSIONS, true),
@@ -331,7 +325,7 @@ export class DiscordEmulator {
 			members: [botMember],
 			joined_at: botMember.joined_at ?? new Date().toISOString(),
 		};
-		this.#store.addGuild(guild);
+		this.#state.addGuild(guild);
 		this.#dispatchAll('GUILD_CREATE', guildCreatePayload(guild));
 		return guild;
 	}
@@ -345,7 +339,7 @@ export class DiscordEmulator {
 
 	/** Changes the bot role's permissions in a guild and dispatches GUILD_ROLE_UPDATE. */
 	setBotPermissions(guildId: string, permissions: bigint): void {
-		const guild = this.#store.guilds.get(guildId);
+		const guild = this.#state.guilds.get(guildId);
 		const role = guild?.roles.find((r) => r.id === guild.botRoleId);
 		if (!guild || !role) throw new Error(`Unknown guild ${guildId}`);
 		role.permissions = permissions.toString();
@@ -361,11 +355,11 @@ export class DiscordEmulator {
 
 	/** Makes REST calls on this channel fail: 403 50001 Missing Access or 404 10003 Unknown Channel. */
 	failChannel(channelId: string, kind: 'missing-access' | 'unknown-channel'): void {
-		this.#store.channelFailures.set(channelId, kind);
+		this.#state.channelFailures.set(channelId, kind);
 	}
 
 	clearChannelFailure(channelId: string): void {
-		this.#store.channelFailures.delete(channelId);
+		this.#state.channelFailures.delete(channelId);
 	}
 
 	/** Answers the next `times` (default 1) matching requests with this status, body and headers. */
@@ -378,12 +372,12 @@ export class DiscordEmulator {
 	 * `{ all: true }` adds interaction responses, follow-ups and button stubs.
 	 */
 	channelMessages(channelId: string, options: { all?: boolean } = {}): EmulatorMessage[] {
-		return [...((options.all ? this.#store.byChannel : this.#store.posted).get(channelId) ?? [])];
+		return [...((options.all ? this.#state.byChannel : this.#state.posted).get(channelId) ?? [])];
 	}
 
 	/** Commands registered globally, or for `guildId`. */
 	registeredCommands(options: { guildId?: string } = {}): StoredCommand[] {
-		return [...(options.guildId ? (this.#store.guildCommands.get(options.guildId) ?? []) : this.#store.globalCommands)];
+		return [...(options.guildId ? (this.#state.guildCommands.get(options.guildId) ?? []) : this.#state.globalCommands)];
 	}
 
 	// ---- gateway controls ----
@@ -414,7 +408,7 @@ export class DiscordEmulator {
 	 * recorded.
 	 */
 	async waitUntil(check: () => boolean, description: string, timeoutMs = this.#timeoutMs): Promise<void> {
-		await this.#store.changed.wait(
+		await this.#state.changed.wait(
 			() => check() || undefined,
 			timeoutMs,
 			() => `Timed out after ${timeoutMs} ms waiting for ${description}.\n${this.describe()}`,
@@ -425,9 +419,9 @@ export class DiscordEmulator {
 	/** Resolves with the first answered request (old or new) that matches. */
 	waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs = this.#timeoutMs): Promise<RecordedRequest> {
 		let scanned = 0;
-		return this.#store.changed.wait(
+		return this.#state.changed.wait(
 			() => {
-				const list = this.#store.requests;
+				const list = this.#state.requests;
 				// Scan each request once; an unanswered one is revisited on the next change.
 				for (let i = scanned; i < list.length; i++) {
 					const request = list[i] as RecordedRequest;
@@ -447,8 +441,8 @@ export class DiscordEmulator {
 		const g = this.#gateway;
 		const lines = [
 			`gateway: connected=${g.connected} identifies=${g.identifyCount} resumes=${g.resumeCount} connections=${g.connections.length} client closes=[${g.clientCloses.join(', ')}]`,
-			`requests (${this.#store.requests.length}, last ${lastRequests}):`,
-			...this.#store.requests.slice(-lastRequests).map(formatRequest),
+			`requests (${this.#state.requests.length}, last ${lastRequests}):`,
+			...this.#state.requests.slice(-lastRequests).map(formatRequest),
 		];
 		return lines.join('\n');
 	}
@@ -459,13 +453,13 @@ export class DiscordEmulator {
 	slashCommand(options: SlashCommandOptions): InteractionHandle {
 		const where = this.#where(options);
 		const registered =
-			(where.guild ? this.#store.guildCommands.get(where.guild.id)?.find((c) => c.name === options.name && c.type === 1) : undefined) ??
-			this.#store.globalCommands.find((c) => c.name === options.name && c.type === 1);
+			(where.guild ? this.#state.guildCommands.get(where.guild.id)?.find((c) => c.name === options.name && c.type === 1) : undefined) ??
+			this.#state.globalCommands.find((c) => c.name === options.name && c.type === 1);
 		const data: Record<string, unknown> = { id: registered?.id ?? snowflake(), name: options.name, type: 1 };
 		if (registered?.guild_id) data.guild_id = registered.guild_id;
 		if (options.options?.length) {
 			data.options = options.options;
-			const resolved = resolveOptions(this.#store, options.options, {
+			const resolved = resolveOptions(this.#state, options.options, {
 				guild: where.guild,
 				memberPermissions: options.memberPermissions ?? PLAIN_MEMBER_PERMISSIONS,
 				invokerId: where.user.id,
@@ -479,7 +473,7 @@ export class DiscordEmulator {
 	/** Posts a message as a member typed it in their client: ordinary mention parsing, no bot involved. */
 	postAsMember(options: MemberMessageOptions): EmulatorMessage {
 		const where = this.#where({ user: options.user, channelId: options.channelId });
-		const message = this.#store.createMessage({
+		const message = this.#state.createMessage({
 			channelId: where.channel.id,
 			guildId: where.guild?.id ?? null,
 			body: { content: options.content, embeds: options.embeds ?? [] },
@@ -488,7 +482,7 @@ export class DiscordEmulator {
 			parse: CHANNEL_DEFAULT_PARSE,
 			author: where.user,
 		});
-		this.#store.addMessage(message);
+		this.#state.addMessage(message);
 		return message;
 	}
 
@@ -500,14 +494,14 @@ export class DiscordEmulator {
 		const { target } = options;
 		const where = this.#where({ ...options, channelId: options.channelId ?? target.channel_id });
 		const registered =
-			(where.guild ? this.#store.guildCommands.get(where.guild.id)?.find((c) => c.name === options.name && c.type === 3) : undefined) ??
-			this.#store.globalCommands.find((c) => c.name === options.name && c.type === 3);
+			(where.guild ? this.#state.guildCommands.get(where.guild.id)?.find((c) => c.name === options.name && c.type === 3) : undefined) ??
+			this.#state.globalCommands.find((c) => c.name === options.name && c.type === 3);
 		const data: Record<string, unknown> = {
 			id: registered?.id ?? snowflake(),
 			name: options.name,
 			type: 3,
 			target_id: target.id,
-			resolved: { messages: { [target.id]: this.#store.toApi(target) } },
+			resolved: { messages: { [target.id]: this.#state.toApi(target) } },
 		};
 		if (registered?.guild_id) data.guild_id = registered.guild_id;
 		return this.#dispatchInteraction(2, data, options, where, undefined);
@@ -520,7 +514,7 @@ export class DiscordEmulator {
 			fromMessage ? { ...options, channelId: options.message?.channel_id, guildId: options.message?.guild_id ?? null } : options,
 		);
 		const componentType = options.componentType ?? 2;
-		const message = options.message ?? this.#store.findComponentMessage(where.channel.id, options.customId) ?? this.#stubMessage(where, options.customId, componentType);
+		const message = options.message ?? this.#state.findComponentMessage(where.channel.id, options.customId) ?? this.#stubMessage(where, options.customId, componentType);
 		const data: Record<string, unknown> = { custom_id: options.customId, component_type: componentType };
 		if (options.values) data.values = options.values;
 		return this.#dispatchInteraction(3, data, options, where, message);
@@ -532,7 +526,7 @@ export class DiscordEmulator {
 	 * field becomes a Label around a text input, as Discord sends for current modals.
 	 */
 	modalSubmit(options: ModalSubmitOptions): InteractionHandle {
-		const shown = this.#store.modals.get(options.customId);
+		const shown = this.#state.modals.get(options.customId);
 		const message = options.message ?? shown?.record.sourceMessage;
 		const where = this.#where(
 			options.channelId || options.guildId !== undefined || !shown
@@ -546,20 +540,20 @@ export class DiscordEmulator {
 
 	#where(options: InteractionOptions): { user: APIUser; guild: GuildModel | undefined; channel: ChannelModel } {
 		const user = options.user ?? this.defaultUser;
-		if (!this.#store.users.has(user.id)) this.#store.users.set(user.id, user);
-		if (options.guildId === null) return { user, guild: undefined, channel: this.#store.dmChannel(user) };
+		if (!this.#state.users.has(user.id)) this.#state.users.set(user.id, user);
+		if (options.guildId === null) return { user, guild: undefined, channel: this.#state.dmChannel(user) };
 		let channel: ChannelModel | undefined;
 		if (options.channelId) {
 			channel = this.#channelOrThrow(options.channelId);
 		} else {
-			const guild = this.#store.guilds.get(options.guildId ?? this.defaultGuild.id);
+			const guild = this.#state.guilds.get(options.guildId ?? this.defaultGuild.id);
 			if (!guild) throw new Error(`Unknown guild ${options.guildId}`);
 			channel = guild.channels.find((c) => !c.deleted);
 			if (!channel) throw new Error(`Guild ${guild.id} has no channel left`);
 		}
 		if (channel.type === 1) return { user, guild: undefined, channel };
 		if (options.guildId && channel.guild_id !== options.guildId) throw new Error(`Channel ${channel.id} is not in guild ${options.guildId}`);
-		const guild = this.#store.guilds.get(channel.guild_id ?? '');
+		const guild = this.#state.guilds.get(channel.guild_id ?? '');
 		return { user, guild, channel };
 	}
 
@@ -587,7 +581,7 @@ export class DiscordEmulator {
 			channel_id: channel.id,
 		};
 		if (guild) {
-			const member = this.#store.ensureMember(guild.id, user);
+			const member = this.#state.ensureMember(guild.id, user);
 			payload.guild_id = guild.id;
 			payload.guild = { id: guild.id, locale: 'en-US', features: [] };
 			payload.guild_locale = 'en-US';
@@ -603,7 +597,7 @@ export class DiscordEmulator {
 			payload.authorizing_integration_owners = { '0': '0' };
 			payload.context = 1;
 		}
-		if (sourceMessage) payload.message = this.#store.toApi(sourceMessage);
+		if (sourceMessage) payload.message = this.#state.toApi(sourceMessage);
 		const record: InteractionRecord = {
 			id,
 			token,
@@ -619,13 +613,13 @@ export class DiscordEmulator {
 			sourceMessage,
 			signal: new Signal(),
 		};
-		this.#store.interactions.set(id, record);
-		this.#store.interactionsByToken.set(token, record);
+		this.#state.interactions.set(id, record);
+		this.#state.interactionsByToken.set(token, record);
 		try {
 			this.#gateway.dispatchCurrent('INTERACTION_CREATE', payload);
 		} catch (error) {
-			this.#store.interactions.delete(id);
-			this.#store.interactionsByToken.delete(token);
+			this.#state.interactions.delete(id);
+			this.#state.interactionsByToken.delete(token);
 			throw error;
 		}
 		this.events.emit('dispatch', 'INTERACTION_CREATE', payload);
@@ -633,11 +627,11 @@ export class DiscordEmulator {
 	}
 
 	#handle(record: InteractionRecord): InteractionHandle {
-		const store = this.#store;
+		const discord = this.#state;
 		const waitFor = (predicate: (state: InteractionState) => boolean, timeoutMs = this.#timeoutMs, what = 'the condition') =>
 			record.signal.wait(
 				() => {
-					const state = store.stateOf(record);
+					const state = discord.stateOf(record);
 					return predicate(state) ? state : undefined;
 				},
 				timeoutMs,
@@ -647,7 +641,7 @@ export class DiscordEmulator {
 			id: record.id,
 			token: record.token,
 			payload: record.payload,
-			state: () => store.stateOf(record),
+			state: () => discord.stateOf(record),
 			waitFor: (predicate, timeoutMs) => waitFor(predicate, timeoutMs),
 			waitForAnswer: (timeoutMs) => waitFor(isAnswered, timeoutMs, 'a final answer'),
 		};
@@ -657,7 +651,7 @@ export class DiscordEmulator {
 		const t0 = record.dispatchedAt;
 		const callbacks = record.callbacks.map((c) => `type ${c.type} at +${c.at - t0} ms ${JSON.stringify(c.data).slice(0, 200)}`);
 		const original = record.original;
-		const related = this.#store.requests.filter((r) => r.path.includes(record.id) || r.path.includes(record.token));
+		const related = this.#state.requests.filter((r) => r.path.includes(record.id) || r.path.includes(record.token));
 		return [
 			`callbacks: ${callbacks.length ? callbacks.join('; ') : 'none'}`,
 			`original: ${original ? `${original.deferred ? 'deferred ' : ''}${JSON.stringify(original.content).slice(0, 200)} flags=${original.flags}` : 'none'}; edits: ${record.originalEdits}; follow-ups: ${record.followUps.length}`,
@@ -669,7 +663,7 @@ export class DiscordEmulator {
 
 	#stubMessage(where: { guild: GuildModel | undefined; channel: ChannelModel }, customId: string, componentType: number): EmulatorMessage {
 		const component = componentType === 2 ? { type: 2, style: 1, label: customId.slice(0, 80), custom_id: customId } : { type: componentType, custom_id: customId, options: [] };
-		const message = this.#store.createMessage({
+		const message = this.#state.createMessage({
 			channelId: where.channel.id,
 			guildId: where.guild?.id ?? null,
 			body: { content: '', components: [{ type: 1, components: [component] }] },
@@ -677,12 +671,12 @@ export class DiscordEmulator {
 			origin: 'stub',
 			parse: [],
 		});
-		this.#store.addMessage(message);
+		this.#state.addMessage(message);
 		return message;
 	}
 
 	#channelOrThrow(channelId: string): ChannelModel {
-		const channel = this.#store.channels.get(channelId);
+		const channel = this.#state.channels.get(channelId);
 		if (!channel) throw new Error(`Unknown channel ${channelId}`);
 		return channel;
 	}

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Store } from './model.js';
-import { guildCreatePayload } from './payloads.js';
+import type { DiscordState } from './model.js';
+import { guildCreatePayload } from './wire.js';
 
 /** What an IDENTIFY carried. */
 export interface IdentifyRecord {
@@ -50,7 +50,7 @@ export class Gateway {
 	#current: Session | undefined;
 
 	constructor(
-		private readonly store: Store,
+		private readonly state: DiscordState,
 		private readonly heartbeatIntervalMs: number,
 	) {}
 
@@ -129,7 +129,7 @@ export class Gateway {
 				// 1000/1001 from the client ends the session on Discord too; other codes keep it resumable.
 				if (code === 1000 || code === 1001) this.#forget(session);
 			}
-			this.store.changed.notify();
+			this.state.changed.notify();
 		});
 		ws.on('error', () => undefined);
 		this.#send(ws, { op: 10, d: { heartbeat_interval: this.heartbeatIntervalMs } });
@@ -173,7 +173,7 @@ export class Gateway {
 			ws.close(4005, 'Already authenticated');
 			return;
 		}
-		if (!d || d.token !== this.store.token) {
+		if (!d || d.token !== this.state.token) {
 			ws.close(4004, 'Authentication failed');
 			return;
 		}
@@ -195,17 +195,17 @@ export class Gateway {
 			properties: d.properties,
 			at: Date.now(),
 		});
-		const guilds = [...this.store.guilds.values()];
-		const resumeUrl = this.store.baseUrl.replace(/^http/, 'ws');
+		const guilds = [...this.state.guilds.values()];
+		const resumeUrl = this.state.baseUrl.replace(/^http/, 'ws');
 		this.#dispatch(session, 'READY', {
 			v: 10,
-			user: { ...this.store.bot, bot: true, verified: true, mfa_enabled: false, flags: 0 },
+			user: { ...this.state.bot, bot: true, verified: true, mfa_enabled: false, flags: 0 },
 			guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
 			session_id: session.id,
 			session_type: 'normal',
 			resume_gateway_url: resumeUrl,
 			shard: [0, 1],
-			application: { id: this.store.applicationId, flags: 0 },
+			application: { id: this.state.applicationId, flags: 0 },
 			private_channels: [],
 			presences: [],
 			relationships: [],
@@ -218,11 +218,11 @@ export class Gateway {
 		session.ready = true;
 		this.readyCount += 1;
 		this.#current = session;
-		this.store.changed.notify();
+		this.state.changed.notify();
 	}
 
 	#resume(ws: WebSocket, conn: Connection, d: Record<string, unknown> | undefined): void {
-		if (!d || d.token !== this.store.token) {
+		if (!d || d.token !== this.state.token) {
 			ws.close(4004, 'Authentication failed');
 			return;
 		}
@@ -241,7 +241,7 @@ export class Gateway {
 		this.#dispatch(session, 'RESUMED', { _trace: ['["veil-emulator",{}]'] });
 		session.ready = true;
 		this.#current = session;
-		this.store.changed.notify();
+		this.state.changed.notify();
 	}
 
 	#dispatch(session: Session, t: string, d: unknown): void {

@@ -9,9 +9,11 @@ import type {
 	APIOverwrite,
 	APIRole,
 	APIUser,
-	GuildMemberFlags,
 } from 'discord.js';
-import { collectCustomIds, parseMentions, snowflake } from './payloads.js';
+import { collectCustomIds } from './components.js';
+import { snowflake } from './ids.js';
+import { parseMentions } from './mentions.js';
+import { memberPayload } from './users.js';
 
 /** A file that arrived in a multipart body (`files[n]`). */
 export interface UploadedFile {
@@ -238,7 +240,7 @@ export class Signal {
 const UNKNOWN_USER = (id: string): APIUser => ({ id, username: `user${id.slice(-4)}`, global_name: null, discriminator: '0', avatar: null });
 
 /** The emulator's in-memory Discord: guilds, channels, messages, interactions, commands. */
-export class Store {
+export class DiscordState {
 	readonly guilds = new Map<string, GuildModel>();
 	readonly channels = new Map<string, ChannelModel>();
 	readonly users = new Map<string, APIUser>();
@@ -553,21 +555,4 @@ export class Store {
 		record.signal.notify();
 		this.changed.notify();
 	}
-}
-
-/** A guild member as Discord sends it, joined now, with these roles. */
-export function memberPayload(user: APIUser, roles: string[]): APIGuildMember {
-	return {
-		user,
-		nick: null,
-		avatar: null,
-		roles,
-		joined_at: new Date().toISOString(),
-		premium_since: null,
-		deaf: false,
-		mute: false,
-		flags: 0 as GuildMemberFlags,
-		pending: false,
-		communication_disabled_until: null,
-	};
 }

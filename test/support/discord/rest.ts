@@ -8,21 +8,15 @@ import type {
 	InteractionCallbackData,
 	InteractionRecord,
 	RecordedRequest,
-	Store,
+	DiscordState,
 	StoredCommand,
 	UploadedFile,
 } from './model.js';
-import {
-	CHANNEL_DEFAULT_PARSE,
-	FormErrors,
-	WEBHOOK_DEFAULT_PARSE,
-	botChannelPermissions,
-	channelPayload,
-	guildPayload,
-	snowflake,
-	validateMessage,
-	validateModal,
-} from './payloads.js';
+import { snowflake } from './ids.js';
+import { CHANNEL_DEFAULT_PARSE, WEBHOOK_DEFAULT_PARSE } from './mentions.js';
+import { botChannelPermissions } from './permissions.js';
+import { FormErrors, validateCommand, validateMessage, validateModal } from './validation.js';
+import { channelPayload, guildPayload } from './wire.js';
 
 /** A one-off fault: the next `times` (default 1) matching requests get this answer instead of the real one. */
 export interface RestFailure {
@@ -73,15 +67,14 @@ const MISSING_PERMISSIONS = (): Reply => json(403, { message: 'Missing Permissio
 const VIEW = 1n << 10n;
 const SEND = 1n << 11n;
 const ATTACH = 1n << 15n;
-const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
-/** Discord's REST API under /api/v10, backed by the emulator's store. Records every request it sees. */
+/** Discord's REST API under /api/v10, backed by the emulator's state. Records every request it sees. */
 export class RestApi {
 	readonly failures: Array<RestFailure & { remaining: number }> = [];
 	readonly #routes: Route[] = [];
 
 	constructor(
-		private readonly store: Store,
+		private readonly state: DiscordState,
 		private readonly options: RestOptions,
 		private readonly onRequest: (request: RecordedRequest) => void,
 	) {
@@ -110,7 +103,7 @@ export class RestApi {
 			status: 0,
 			at: Date.now(),
 		};
-		this.store.requests.push(request);
+		this.state.requests.push(request);
 		let reply: Reply;
 		try {
 			reply = await this.#answer(request, segments, url.pathname.startsWith(PREFIX));
@@ -167,7 +160,7 @@ export class RestApi {
 				}
 			}
 			if (!matched) continue;
-			if (route.auth && request.headers.authorization !== `Bot ${this.store.token}`) {
+			if (route.auth && request.headers.authorization !== `Bot ${this.state.token}`) {
 				return json(401, { message: '401: Unauthorized', code: 0 });
 			}
 			const objectBody = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
@@ -181,7 +174,7 @@ export class RestApi {
 	}
 
 	#define(): void {
-		const s = this.store;
+		const s = this.state;
 		const gateway = (): Reply =>
 			json(200, {
 				url: s.baseUrl.replace(/^http/, 'ws'),
@@ -267,7 +260,7 @@ export class RestApi {
 	}
 
 	#application(): Record<string, unknown> {
-		const s = this.store;
+		const s = this.state;
 		return {
 			id: s.applicationId,
 			name: s.bot.username,
@@ -291,15 +284,15 @@ export class RestApi {
 
 	#channel(ctx: Ctx, next: (channel: ChannelModel) => Reply): Reply {
 		const id = ctx.params.channel ?? '';
-		const failure = this.store.channelFailures.get(id);
+		const failure = this.state.channelFailures.get(id);
 		if (failure === 'missing-access') return MISSING_ACCESS();
 		if (failure === 'unknown-channel') return UNKNOWN_CHANNEL();
-		const channel = this.store.channels.get(id);
+		const channel = this.state.channels.get(id);
 		if (!channel || channel.deleted) return UNKNOWN_CHANNEL();
 		if (channel.guild_id) {
-			const guild = this.store.guilds.get(channel.guild_id);
+			const guild = this.state.guilds.get(channel.guild_id);
 			if (guild) {
-				const perms = botChannelPermissions(guild, channel, this.store.bot.id);
+				const perms = botChannelPermissions(guild, channel, this.state.bot.id);
 				if ((perms & VIEW) === 0n) return MISSING_ACCESS();
 				if (ctx.request.method === 'POST' && ctx.request.path.endsWith('/messages')) {
 					if ((perms & SEND) === 0n) return MISSING_PERMISSIONS();
@@ -311,14 +304,14 @@ export class RestApi {
 	}
 
 	#guild(ctx: Ctx, next: (guild: GuildModel) => Reply): Reply {
-		const guild = this.store.guilds.get(ctx.params.guild ?? '');
+		const guild = this.state.guilds.get(ctx.params.guild ?? '');
 		return guild ? next(guild) : json(404, { message: 'Unknown Guild', code: 10004 });
 	}
 
 	#postMessage(ctx: Ctx, channelId: string, guildId: string | null): Reply {
 		const invalid = validateMessage(ctx.body, ctx.files.length, true);
 		if (invalid) return invalid;
-		const message = this.store.createMessage({
+		const message = this.state.createMessage({
 			channelId,
 			guildId,
 			body: ctx.body,
@@ -326,18 +319,18 @@ export class RestApi {
 			origin: 'channel',
 			parse: CHANNEL_DEFAULT_PARSE,
 		});
-		this.store.addMessage(message);
-		this.store.changed.notify();
-		return json(200, this.store.toApi(message));
+		this.state.addMessage(message);
+		this.state.changed.notify();
+		return json(200, this.state.toApi(message));
 	}
 
 	#commands(ctx: Ctx, next: (list: StoredCommand[], guildId: string | undefined) => Reply): Reply {
-		if (ctx.params.app !== this.store.applicationId) return json(404, { message: 'Unknown Application', code: 10002 });
+		if (ctx.params.app !== this.state.applicationId) return json(404, { message: 'Unknown Application', code: 10002 });
 		const guildId = ctx.params.guild;
-		if (guildId === undefined) return next(this.store.globalCommands, undefined);
-		if (!this.store.guilds.has(guildId)) return json(404, { message: 'Unknown Guild', code: 10004 });
-		let list = this.store.guildCommands.get(guildId);
-		if (!list) this.store.guildCommands.set(guildId, (list = []));
+		if (guildId === undefined) return next(this.state.globalCommands, undefined);
+		if (!this.state.guilds.has(guildId)) return json(404, { message: 'Unknown Guild', code: 10004 });
+		let list = this.state.guildCommands.get(guildId);
+		if (!list) this.state.guildCommands.set(guildId, (list = []));
 		return next(list, guildId);
 	}
 
@@ -349,7 +342,7 @@ export class RestApi {
 		const command: StoredCommand = {
 			...raw,
 			id: previous?.id ?? snowflake(),
-			application_id: this.store.applicationId,
+			application_id: this.state.applicationId,
 			version: snowflake(),
 			type,
 			name,
@@ -392,7 +385,7 @@ export class RestApi {
 	}
 
 	#callback(ctx: Ctx): Reply {
-		const s = this.store;
+		const s = this.state;
 		const record = s.interactions.get(ctx.params.id ?? '');
 		if (!record || record.token !== ctx.params.token) return UNKNOWN_INTERACTION();
 		if (record.callbacks.length) return json(400, { message: 'Interaction has already been acknowledged.', code: 40060 });
@@ -485,14 +478,14 @@ export class RestApi {
 	}
 
 	#webhookRecord(ctx: Ctx): InteractionRecord | Reply {
-		const record = this.store.interactionsByToken.get(ctx.params.token ?? '');
-		if (!record || ctx.params.app !== this.store.applicationId) return UNKNOWN_WEBHOOK();
+		const record = this.state.interactionsByToken.get(ctx.params.token ?? '');
+		if (!record || ctx.params.app !== this.state.applicationId) return UNKNOWN_WEBHOOK();
 		if (Date.now() - record.dispatchedAt > this.options.tokenLifetimeMs) return json(401, { message: 'Invalid Webhook Token', code: 50027 });
 		return record;
 	}
 
 	#followUp(ctx: Ctx): Reply {
-		const s = this.store;
+		const s = this.state;
 		const record = this.#webhookRecord(ctx);
 		if ('status' in record) return record;
 		if (!record.callbacks.length) return UNKNOWN_WEBHOOK();
@@ -523,7 +516,7 @@ export class RestApi {
 	}
 
 	#webhookMessage(ctx: Ctx): Reply {
-		const s = this.store;
+		const s = this.state;
 		const record = this.#webhookRecord(ctx);
 		if ('status' in record) return record;
 		const id = ctx.params.message;
@@ -544,52 +537,6 @@ export class RestApi {
 		s.touch(record);
 		return json(200, s.toApi(target));
 	}
-}
-
-function validateCommand(errors: FormErrors, path: Array<string | number>, command: Record<string, unknown>): void {
-	const type = typeof command.type === 'number' ? command.type : 1;
-	const name = command.name;
-	if (typeof name !== 'string' || (type === 1 && (!COMMAND_NAME.test(name) || name !== name.toLowerCase()))) {
-		errors.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
-	}
-	if (type === 1) {
-		const description = command.description;
-		if (typeof description !== 'string' || description.length < 1 || description.length > 100) {
-			errors.add([...path, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-		}
-		validateOptions(errors, [...path, 'options'], command.options);
-	}
-	if (type === 2 || type === 3) {
-		// User and message commands: a name of 1–32 characters (capitals and spaces allowed), no description or options.
-		if (typeof name === 'string' && (name.length < 1 || name.length > 32)) {
-			errors.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
-		}
-		if (typeof command.description === 'string' && command.description !== '') {
-			errors.add([...path, 'description'], 'APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION', 'Context menu commands cannot have description');
-		}
-		if (Array.isArray(command.options) && command.options.length > 0) {
-			errors.add([...path, 'options'], 'APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS', 'Context menu commands cannot have options');
-		}
-	}
-}
-
-function validateOptions(errors: FormErrors, path: Array<string | number>, options: unknown): void {
-	if (!Array.isArray(options)) return;
-	if (options.length > 25) errors.add(path, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-	options.forEach((option: Record<string, unknown>, i) => {
-		const name = option.name;
-		if (typeof name !== 'string' || !COMMAND_NAME.test(name) || name !== name.toLowerCase()) {
-			errors.add([...path, i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
-		}
-		const description = option.description;
-		if (typeof description !== 'string' || description.length < 1 || description.length > 100) {
-			errors.add([...path, i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-		}
-		if (Array.isArray(option.choices) && option.choices.length > 25) {
-			errors.add([...path, i, 'choices'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-		}
-		validateOptions(errors, [...path, i, 'options'], option.options);
-	});
 }
 
 function safeDecode(segment: string): string {

@@ -1,0 +1,70 @@
+import { PermissionFlagsBits, type APIOverwrite } from 'discord.js';
+import type { ChannelModel, GuildModel } from './model.js';
+
+const P = PermissionFlagsBits;
+
+/** What a plain member has in a channel: no moderation bits such as ManageMessages. */
+export const PLAIN_MEMBER_PERMISSIONS = P.ViewChannel | P.SendMessages | P.ReadMessageHistory | P.UseApplicationCommands;
+
+/** The bot role's default: enough to post answers with embeds and files, nothing more. */
+export const DEFAULT_BOT_PERMISSIONS = P.ViewChannel | P.SendMessages | P.EmbedLinks | P.AttachFiles | P.ReadMessageHistory;
+
+/** Discord sends these as app_permissions in a bot DM. */
+export const DM_APP_PERMISSIONS =
+	P.ViewChannel | P.SendMessages | P.EmbedLinks | P.AttachFiles | P.ReadMessageHistory | P.AddReactions | P.UseExternalEmojis;
+
+export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 0n);
+
+/**
+ * Discord's channel permission algorithm: base from roles, Administrator short-circuits, then the @everyone
+ * overwrite, the member's role overwrites (all denies before all allows), then the member's own overwrite.
+ */
+export function channelPermissions(
+	base: bigint,
+	overwrites: readonly APIOverwrite[],
+	guildId: string,
+	roleIds: readonly string[],
+	memberId: string,
+): bigint {
+	if ((base & P.Administrator) !== 0n) return ALL_PERMISSIONS;
+	let perms = base;
+	let roleDeny = 0n;
+	let roleAllow = 0n;
+	let member: APIOverwrite | undefined;
+	for (const ow of overwrites) {
+		if (ow.id === guildId) {
+			perms = (perms & ~BigInt(ow.deny)) | BigInt(ow.allow);
+		} else if (ow.type === 1) {
+			if (ow.id === memberId) member = ow;
+		} else if (roleIds.includes(ow.id)) {
+			roleDeny |= BigInt(ow.deny);
+			roleAllow |= BigInt(ow.allow);
+		}
+	}
+	perms = (perms & ~roleDeny) | roleAllow;
+	if (member) perms = (perms & ~BigInt(member.deny)) | BigInt(member.allow);
+	return perms;
+}
+
+/** The bot's permissions from its roles in a guild (before channel overwrites). */
+export function botBasePermissions(guild: GuildModel): { base: bigint; roleIds: string[] } {
+	// members[0] is always the bot (see GuildModel), which keeps this O(roles) on the REST hot path.
+	const roleIds = guild.members[0]?.roles ?? [];
+	let base = 0n;
+	for (const role of guild.roles) {
+		if (role.id === guild.id || roleIds.includes(role.id)) base |= BigInt(role.permissions);
+	}
+	return { base, roleIds };
+}
+
+/** The bot's effective permissions in a channel: what app_permissions carries and what REST enforces. */
+export function botChannelPermissions(guild: GuildModel, channel: ChannelModel, botId: string): bigint {
+	const { base, roleIds } = botBasePermissions(guild);
+	return channelPermissions(base, channel.permission_overwrites, guild.id, roleIds, botId);
+}
+
+/** A member's permissions in a channel given their base permissions and no roles: @everyone and member overwrites. */
+export function memberChannelPermissions(base: bigint, guildId: string, channel: ChannelModel, userId: string): bigint {
+	return channelPermissions(base, channel.permission_overwrites, guildId, [], userId);
+}
+

@@ -1,0 +1,163 @@
+import type { APIEmbed } from 'discord.js';
+import { collectCustomIds } from './components.js';
+
+/** Discord's 50035 "Invalid Form Body" error with its nested `errors` tree. */
+export class FormErrors {
+	readonly tree: Record<string, unknown> = {};
+	count = 0;
+
+	add(path: ReadonlyArray<string | number>, code: string, message: string): void {
+		let node = this.tree;
+		for (const key of path) {
+			const k = String(key);
+			node[k] ??= {};
+			node = node[k] as Record<string, unknown>;
+		}
+		const list = (node._errors ??= []) as Array<{ code: string; message: string }>;
+		list.push({ code, message });
+		this.count += 1;
+	}
+
+	body(): { code: number; message: string; errors: Record<string, unknown> } {
+		return { code: 50035, message: 'Invalid Form Body', errors: this.tree };
+	}
+}
+
+function maxLength(errors: FormErrors, path: Array<string | number>, value: unknown, max: number, min = 0): number {
+	if (typeof value !== 'string') return 0;
+	if (value.length > max) errors.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+	if (value.length < min) errors.add(path, 'BASE_TYPE_MIN_LENGTH', `Must be ${min} or more in length.`);
+	return value.length;
+}
+
+function validateEmbeds(errors: FormErrors, embeds: unknown): void {
+	if (!Array.isArray(embeds)) return;
+	if (embeds.length > 10) errors.add(['embeds'], 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+	let total = 0;
+	embeds.forEach((raw: APIEmbed, i) => {
+		const at = (...rest: Array<string | number>) => ['embeds', i, ...rest];
+		total += maxLength(errors, at('title'), raw.title, 256);
+		total += maxLength(errors, at('description'), raw.description, 4096);
+		total += maxLength(errors, at('footer', 'text'), raw.footer?.text, 2048);
+		total += maxLength(errors, at('author', 'name'), raw.author?.name, 256);
+		const fields = raw.fields ?? [];
+		if (fields.length > 25) errors.add(at('fields'), 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+		fields.forEach((field, j) => {
+			total += maxLength(errors, at('fields', j, 'name'), field.name, 256);
+			total += maxLength(errors, at('fields', j, 'value'), field.value, 1024);
+		});
+	});
+	if (total > 6000) errors.add(['embeds'], 'MESSAGE_EMBEDS_TOO_LONG', 'Embed size exceeds maximum size of 6000');
+}
+
+function validateComponents(errors: FormErrors, components: unknown): void {
+	for (const id of collectCustomIds(components)) {
+		if (id.length > 100 || id.length === 0) {
+			errors.add(['components'], 'BASE_TYPE_BAD_LENGTH', `custom_id "${id.slice(0, 20)}…" must be between 1 and 100 in length.`);
+		}
+	}
+}
+
+/**
+ * Checks a message body against Discord's limits. `create` also rejects an empty message (50006), which Discord
+ * answers with its own code rather than 50035.
+ */
+export function validateMessage(
+	body: Record<string, unknown>,
+	fileCount: number,
+	create: boolean,
+): { status: number; body: unknown } | undefined {
+	const errors = new FormErrors();
+	maxLength(errors, ['content'], body.content, 2000);
+	validateEmbeds(errors, body.embeds);
+	validateComponents(errors, body.components);
+	if (errors.count) return { status: 400, body: errors.body() };
+	if (create) {
+		const hasContent = typeof body.content === 'string' && body.content.length > 0;
+		const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
+		const hasComponents = Array.isArray(body.components) && body.components.length > 0;
+		const hasStickers = Array.isArray(body.sticker_ids) && body.sticker_ids.length > 0;
+		if (!hasContent && !hasEmbeds && !hasComponents && !hasStickers && !body.poll && fileCount === 0) {
+			return { status: 400, body: { code: 50006, message: 'Cannot send an empty message' } };
+		}
+	}
+	return undefined;
+}
+
+/** Modal limits: custom_id 1–100, title ≤ 45, 1–5 top-level components, text inputs max_length ≤ 4000. */
+export function validateModal(data: Record<string, unknown> | undefined): { status: number; body: unknown } | undefined {
+	const errors = new FormErrors();
+	if (!data) {
+		errors.add(['data'], 'BASE_TYPE_REQUIRED', 'This field is required');
+		return { status: 400, body: errors.body() };
+	}
+	maxLength(errors, ['data', 'custom_id'], data.custom_id, 100, 1);
+	maxLength(errors, ['data', 'title'], data.title, 45, 1);
+	if (typeof data.custom_id !== 'string') errors.add(['data', 'custom_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
+	if (typeof data.title !== 'string') errors.add(['data', 'title'], 'BASE_TYPE_REQUIRED', 'This field is required');
+	const components = Array.isArray(data.components) ? (data.components as Array<Record<string, unknown>>) : [];
+	if (components.length < 1 || components.length > 5) {
+		errors.add(['data', 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
+	}
+	components.forEach((top, i) => {
+		const inner = top.component ? [top.component] : Array.isArray(top.components) ? top.components : [];
+		if (top.type === 18) maxLength(errors, ['data', 'components', i, 'label'], top.label, 45, 1);
+		for (const c of inner as Array<Record<string, unknown>>) {
+			if (c.type !== 4) continue;
+			maxLength(errors, ['data', 'components', i, 'component', 'custom_id'], c.custom_id, 100, 1);
+			if (typeof c.max_length === 'number' && c.max_length > 4000) {
+				errors.add(['data', 'components', i, 'component', 'max_length'], 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 4000.');
+			}
+		}
+	});
+	return errors.count ? { status: 400, body: errors.body() } : undefined;
+}
+
+const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+
+/** Command registration limits: names, descriptions, option and choice counts. */
+export function validateCommand(errors: FormErrors, path: Array<string | number>, command: Record<string, unknown>): void {
+	const type = typeof command.type === 'number' ? command.type : 1;
+	const name = command.name;
+	if (typeof name !== 'string' || (type === 1 && (!COMMAND_NAME.test(name) || name !== name.toLowerCase()))) {
+		errors.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+	}
+	if (type === 1) {
+		const description = command.description;
+		if (typeof description !== 'string' || description.length < 1 || description.length > 100) {
+			errors.add([...path, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+		}
+		validateOptions(errors, [...path, 'options'], command.options);
+	}
+	if (type === 2 || type === 3) {
+		// User and message commands: a name of 1–32 characters (capitals and spaces allowed), no description or options.
+		if (typeof name === 'string' && (name.length < 1 || name.length > 32)) {
+			errors.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+		}
+		if (typeof command.description === 'string' && command.description !== '') {
+			errors.add([...path, 'description'], 'APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION', 'Context menu commands cannot have description');
+		}
+		if (Array.isArray(command.options) && command.options.length > 0) {
+			errors.add([...path, 'options'], 'APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS', 'Context menu commands cannot have options');
+		}
+	}
+}
+
+function validateOptions(errors: FormErrors, path: Array<string | number>, options: unknown): void {
+	if (!Array.isArray(options)) return;
+	if (options.length > 25) errors.add(path, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+	options.forEach((option: Record<string, unknown>, i) => {
+		const name = option.name;
+		if (typeof name !== 'string' || !COMMAND_NAME.test(name) || name !== name.toLowerCase()) {
+			errors.add([...path, i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+		}
+		const description = option.description;
+		if (typeof description !== 'string' || description.length < 1 || description.length > 100) {
+			errors.add([...path, i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+		}
+		if (Array.isArray(option.choices) && option.choices.length > 25) {
+			errors.add([...path, i, 'choices'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+		}
+		validateOptions(errors, [...path, i, 'options'], option.options);
+	});
+}

@@ -1,0 +1,89 @@
+import type { ChannelModel, GuildModel } from './model.js';
+
+/** The wire form of a channel: guild text channels as GUILD_CREATE carries them, DMs with their recipient. */
+export function channelPayload(channel: ChannelModel): Record<string, unknown> {
+	if (channel.type === 1) {
+		return { id: channel.id, type: 1, last_message_id: null, flags: 0, recipients: channel.recipient ? [channel.recipient] : [] };
+	}
+	return {
+		id: channel.id,
+		type: channel.type,
+		guild_id: channel.guild_id,
+		name: channel.name,
+		position: channel.position,
+		permission_overwrites: channel.permission_overwrites,
+		parent_id: null,
+		topic: channel.topic,
+		nsfw: channel.nsfw,
+		last_message_id: null,
+		rate_limit_per_user: 0,
+		flags: 0,
+	};
+}
+
+/** GET /guilds/:id, and the part of GUILD_CREATE that is not gateway-only. */
+export function guildPayload(guild: GuildModel): Record<string, unknown> {
+	return {
+		id: guild.id,
+		name: guild.name,
+		icon: null,
+		icon_hash: null,
+		splash: null,
+		discovery_splash: null,
+		owner_id: guild.owner_id,
+		afk_channel_id: null,
+		afk_timeout: 300,
+		widget_enabled: false,
+		widget_channel_id: null,
+		verification_level: 0,
+		default_message_notifications: 0,
+		explicit_content_filter: 0,
+		roles: guild.roles,
+		emojis: [],
+		stickers: [],
+		features: [],
+		mfa_level: 0,
+		application_id: null,
+		system_channel_id: null,
+		system_channel_flags: 0,
+		rules_channel_id: null,
+		max_presences: null,
+		max_members: 500_000,
+		vanity_url_code: null,
+		description: null,
+		banner: null,
+		premium_tier: 0,
+		premium_subscription_count: 0,
+		preferred_locale: 'en-US',
+		public_updates_channel_id: null,
+		max_video_channel_users: 25,
+		max_stage_video_channel_users: 50,
+		nsfw_level: 0,
+		premium_progress_bar_enabled: false,
+		safety_alerts_channel_id: null,
+		incidents_data: null,
+	};
+}
+
+/** GUILD_CREATE: everything discord.js needs to cache the guild, its channels, roles and `guild.members.me`. */
+export function guildCreatePayload(guild: GuildModel): Record<string, unknown> {
+	const channels = guild.channels.filter((c) => !c.deleted).map(channelPayload);
+	return {
+		...guildPayload(guild),
+		joined_at: guild.joined_at,
+		large: false,
+		unavailable: false,
+		member_count: guild.members.length,
+		members: guild.members,
+		channels,
+		threads: [],
+		presences: [],
+		voice_states: [],
+		stage_instances: [],
+		guild_scheduled_events: [],
+		soundboard_sounds: [],
+		lazy: true,
+		hub_type: null,
+	};
+}
+
