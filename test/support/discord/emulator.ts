@@ -1,14 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type {
-	APIApplicationCommandInteractionDataOption,
-	APIEmbed,
-	APIOverwrite,
-	APIRole,
-	APIUser,
-	RoleFlags,
-} from 'discord.js';
+import type { APIApplicationCommandInteractionDataOption, APIEmbed, APIOverwrite, APIRole, APIUser } from 'discord.js';
 import { Gateway, type IdentifyRecord } from './gateway.js';
 import {
 	DiscordState,
@@ -25,9 +18,9 @@ import { modalSubmission } from './components.js';
 import { makeBotToken, makeInteractionToken, snowflake } from './ids.js';
 import { CHANNEL_DEFAULT_PARSE } from './mentions.js';
 import { resolveOptions } from './interactionData.js';
-import { DEFAULT_BOT_PERMISSIONS, DM_APP_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS, botChannelPermissions } from './permissions.js';
+import { DEFAULT_BOT_PERMISSIONS, DM_APP_PERMISSIONS, botChannelPermissions, memberPermissionsIn } from './permissions.js';
 import { memberPayload } from './users.js';
-import { channelPayload, guildCreatePayload } from './wire.js';
+import { channelPayload, guildCreatePayload, rolePayload } from './wire.js';
 import { RestApi, type RestFailure } from './rest.js';
 
 export type {
@@ -98,8 +91,11 @@ export interface InteractionOptions {
 	/** Default: the guild's first text channel (the default channel for the default guild). */
 	channelId?: string;
 	/**
-	 * The member's permissions in the channel, sent verbatim as `member.permissions` (what
-	 * `interaction.memberPermissions` reads). Default {@link PLAIN_MEMBER_PERMISSIONS}: no ManageMessages.
+	 * The member's server-wide permissions: the emulator gives them a role of their own carrying exactly these bits
+	 * (kept for later interactions), so the guild's roles over REST agree. `member.permissions` (what
+	 * `interaction.memberPermissions` reads) is then computed for the channel, overwrites included, as Discord
+	 * does. Default: what the member already holds; a member new to the guild holds
+	 * {@link PLAIN_MEMBER_PERMISSIONS} (no ManageMessages).
 	 */
 	memberPermissions?: bigint;
 	locale?: string;
@@ -224,6 +220,7 @@ export class DiscordEmulator {
 			},
 		);
 		this.#gateway = new Gateway(this.#state, options.heartbeatIntervalMs ?? 41_250);
+		this.#state.onDispatch = (t, d) => this.#dispatchAll(t, d);
 		this.#server = createServer((req, res) => void this.#rest.handle(req, res));
 		this.#server.on('upgrade', (req, socket, head) => this.#gateway.handleUpgrade(req, socket, head));
 		this.defaultGuild = this.addGuild({ name: 'Veil Test Guild' });
@@ -286,29 +283,14 @@ export class DiscordEmulator {
 	addGuild(options: GuildOptions = {}): GuildModel {
 		const id = options.id ?? snowflake();
 		const botRoleId = snowflake();
-		const role = (roleId: string, name: string, position: number, permissions: bigint, managed: boolean): APIRole => ({
-			id: roleId,
-			name,
-			color: 0,
-			colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-			hoist: false,
-			icon: null,
-			unicode_emoji: null,
-			position,
-			permissions: permissions.toString(),
-			managed,
-			mentionable: false,
-			flags: 0 as RoleFlags,
-			...(managed ? { tags: { bot_id: this.bot.id } } : {}),
-		});
 		const botMember = memberPayload(this.bot, [botRoleId]);
 		const guild: GuildModel = {
 			id,
 			name: options.name ?? 'Test Guild',
 			owner_id: this.#state.owner.id,
 			roles: [
-				role(id, '@everyone', 0, options.everyonePermissions ?? 0n, false),
-				role(botRoleId, this.bot.username, 1, options.botPermissions ?? DEFAULT_BOT_PERMISSIONS, true),
+				rolePayload(id, '@everyone', 0, options.everyonePermissions ?? 0n),
+				rolePayload(botRoleId, this.bot.username, 1, options.botPermissions ?? DEFAULT_BOT_PERMISSIONS, this.bot.id),
 			],
 			botRoleId,
 			channels: (options.channels ?? [{ name: 'general' }]).map((c, position) => ({
@@ -344,6 +326,41 @@ export class DiscordEmulator {
 		if (!guild || !role) throw new Error(`Unknown guild ${guildId}`);
 		role.permissions = permissions.toString();
 		this.#dispatchAll('GUILD_ROLE_UPDATE', { guild_id: guildId, role });
+	}
+
+	/** Adds a role with these permissions to a guild (GUILD_ROLE_CREATE); give it to members with setMemberRoles. */
+	addRole(guildId: string, options: { name: string; permissions: bigint }): APIRole {
+		return this.#state.addRole(guildId, options.name, options.permissions);
+	}
+
+	/**
+	 * Replaces a member's roles. A member otherwise holds one role of their own, carrying a plain member's
+	 * permissions or what an interaction's `memberPermissions` last gave them; this drops it unless listed.
+	 */
+	setMemberRoles(guildId: string, user: APIUser, roleIds: readonly string[]): void {
+		this.#state.users.set(user.id, user);
+		this.#state.setMemberRoles(guildId, user, roleIds);
+	}
+
+	/** Makes the guild's owner (who has every permission everywhere) this user. */
+	setOwner(guildId: string, user: APIUser): void {
+		const guild = this.#state.guilds.get(guildId);
+		if (!guild) throw new Error(`Unknown guild ${guildId}`);
+		this.#state.users.set(user.id, user);
+		this.#state.ensureMember(guildId, user);
+		guild.owner_id = user.id;
+	}
+
+	/** Closes (or reopens) a user's DMs to the bot: a message to them then answers 403 50007, as on Discord. */
+	setDirectMessagesOpen(userId: string, open: boolean): void {
+		if (open) this.#state.closedDms.delete(userId);
+		else this.#state.closedDms.add(userId);
+	}
+
+	/** What the bot sent a user in their DM channel, in order. */
+	directMessages(userId: string): EmulatorMessage[] {
+		const channel = this.#state.dmByUser.get(userId);
+		return channel ? this.channelMessages(channel.id) : [];
 	}
 
 	/** Deletes a channel: CHANNEL_DELETE, and later REST calls to it answer 404 Unknown Channel. */
@@ -461,8 +478,8 @@ export class DiscordEmulator {
 			data.options = options.options;
 			const resolved = resolveOptions(this.#state, options.options, {
 				guild: where.guild,
-				memberPermissions: options.memberPermissions ?? PLAIN_MEMBER_PERMISSIONS,
 				invokerId: where.user.id,
+				here: where.channel,
 				channel: (id) => this.#channelOrThrow(id),
 			});
 			if (resolved) data.resolved = resolved;
@@ -554,6 +571,7 @@ export class DiscordEmulator {
 		if (channel.type === 1) return { user, guild: undefined, channel };
 		if (options.guildId && channel.guild_id !== options.guildId) throw new Error(`Channel ${channel.id} is not in guild ${options.guildId}`);
 		const guild = this.#state.guilds.get(channel.guild_id ?? '');
+		if (guild && options.memberPermissions !== undefined) this.#state.givePermissions(guild.id, user, options.memberPermissions);
 		return { user, guild, channel };
 	}
 
@@ -567,7 +585,6 @@ export class DiscordEmulator {
 		const { user, guild, channel } = where;
 		const id = snowflake();
 		const token = makeInteractionToken();
-		const memberPermissions = options.memberPermissions ?? PLAIN_MEMBER_PERMISSIONS;
 		const payload: Record<string, unknown> = {
 			id,
 			application_id: this.applicationId,
@@ -582,11 +599,12 @@ export class DiscordEmulator {
 		};
 		if (guild) {
 			const member = this.#state.ensureMember(guild.id, user);
+			const permissions = memberPermissionsIn(guild, { id: user.id, roles: member.roles }, channel).toString();
 			payload.guild_id = guild.id;
 			payload.guild = { id: guild.id, locale: 'en-US', features: [] };
 			payload.guild_locale = 'en-US';
-			payload.member = { ...member, user, permissions: memberPermissions.toString() };
-			payload.channel = { ...channelPayload(channel), permissions: memberPermissions.toString() };
+			payload.member = { ...member, roles: [...member.roles], user, permissions };
+			payload.channel = { ...channelPayload(channel), permissions };
 			payload.app_permissions = botChannelPermissions(guild, channel, this.bot.id).toString();
 			payload.authorizing_integration_owners = { '0': guild.id };
 			payload.context = 0;

@@ -1,6 +1,6 @@
 import type { APIApplicationCommandInteractionDataOption } from 'discord.js';
 import type { ChannelModel, DiscordState, GuildModel } from './model.js';
-import { DM_APP_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS, memberChannelPermissions } from './permissions.js';
+import { DM_APP_PERMISSIONS, memberPermissionsIn } from './permissions.js';
 import { lookupMadeUser } from './users.js';
 import { channelPayload } from './wire.js';
 
@@ -11,9 +11,9 @@ import { channelPayload } from './wire.js';
 export function resolveOptions(
 	state: DiscordState,
 	options: readonly APIApplicationCommandInteractionDataOption[],
-	ctx: { guild: GuildModel | undefined; memberPermissions: bigint; invokerId: string; channel: (id: string) => ChannelModel },
+	ctx: { guild: GuildModel | undefined; invokerId: string; here: ChannelModel; channel: (id: string) => ChannelModel },
 ): Record<string, Record<string, unknown>> | undefined {
-	const { guild, memberPermissions, invokerId } = ctx;
+	const { guild, invokerId } = ctx;
 	const resolved: Record<string, Record<string, unknown>> = {};
 	const put = (kind: string, id: string, value: unknown) => {
 		(resolved[kind] ??= {})[id] = value;
@@ -24,7 +24,8 @@ export function resolveOptions(
 		put('users', id, found);
 		if (guild) {
 			const { user: _user, ...member } = state.ensureMember(guild.id, found);
-			put('members', id, { ...member, permissions: (id === invokerId ? memberPermissions : PLAIN_MEMBER_PERMISSIONS).toString() });
+			const permissions = memberPermissionsIn(guild, { id, roles: member.roles }, ctx.here);
+			put('members', id, { ...member, roles: [...member.roles], permissions: permissions.toString() });
 		}
 	};
 	const role = (id: string): boolean => {
@@ -43,7 +44,8 @@ export function resolveOptions(
 				if (!role(value)) user(value);
 			} else if (option.type === 7) {
 				const channel = ctx.channel(value);
-				const permissions = guild ? memberChannelPermissions(memberPermissions, guild.id, channel, invokerId) : DM_APP_PERMISSIONS;
+				const invoker = guild ? state.member(guild.id, invokerId) : undefined;
+				const permissions = guild && invoker ? memberPermissionsIn(guild, { id: invokerId, roles: invoker.roles }, channel) : DM_APP_PERMISSIONS;
 				const { permission_overwrites: _overwrites, ...rest } = channelPayload(channel);
 				put('channels', value, { ...rest, permissions: permissions.toString() });
 			}

@@ -13,7 +13,9 @@ import type {
 import { collectCustomIds } from './components.js';
 import { snowflake } from './ids.js';
 import { parseMentions } from './mentions.js';
+import { PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
 import { memberPayload } from './users.js';
+import { rolePayload } from './wire.js';
 
 /** A file that arrived in a multipart body (`files[n]`). */
 export interface UploadedFile {
@@ -246,6 +248,8 @@ export class DiscordState {
 	readonly users = new Map<string, APIUser>();
 	readonly dmByUser = new Map<string, ChannelModel>();
 	readonly channelFailures = new Map<string, 'missing-access' | 'unknown-channel'>();
+	/** Users whose DMs are closed to the bot: a message to them answers 403 50007. */
+	readonly closedDms = new Set<string>();
 	readonly messages = new Map<string, EmulatorMessage>();
 	/** Messages posted through POST /channels/:id/messages, per channel, in order. */
 	readonly posted = new Map<string, EmulatorMessage[]>();
@@ -261,8 +265,12 @@ export class DiscordState {
 	/** Notified on every recorded request, gateway step and interaction change. */
 	readonly changed = new Signal();
 	baseUrl = '';
+	/** Gateway dispatches the model makes on its own (a role created for a member); the emulator wires it. */
+	onDispatch: (t: string, d: unknown) => void = () => undefined;
 	readonly #componentIndex = new Map<string, EmulatorMessage>();
 	readonly #members = new Map<string, Map<string, APIGuildMember>>();
+	/** `guildId:userId` → the id of the role that carries that member's own permissions (see givePermissions). */
+	readonly #ownRoles = new Map<string, string>();
 
 	constructor(
 		readonly bot: APIUser,
@@ -291,15 +299,63 @@ export class DiscordState {
 		return this.#members.get(guildId)?.get(userId);
 	}
 
-	/** Makes an interaction's user a guild member, as Discord knows everyone who can invoke a command there. */
+	/**
+	 * Makes a user a guild member, as Discord knows everyone who can invoke a command there. A new member holds a
+	 * plain member's permissions (see givePermissions) and no moderation bits.
+	 */
 	ensureMember(guildId: string, user: APIUser): APIGuildMember {
 		const members = this.#members.get(guildId);
-		const existing = members?.get(user.id);
+		if (!members) throw new Error(`Unknown guild ${guildId}`);
+		const existing = members.get(user.id);
 		if (existing) return existing;
 		const member = memberPayload(user, []);
-		members?.set(user.id, member);
+		members.set(user.id, member);
 		this.guilds.get(guildId)?.members.push(member);
+		this.givePermissions(guildId, user, PLAIN_MEMBER_PERMISSIONS);
 		return member;
+	}
+
+	/** Adds a role to a guild (GUILD_ROLE_CREATE) and returns it. */
+	addRole(guildId: string, name: string, permissions: bigint): APIRole {
+		const guild = this.#guildOrThrow(guildId);
+		const role = rolePayload(snowflake(), name, guild.roles.length, permissions);
+		guild.roles.push(role);
+		this.onDispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
+		return role;
+	}
+
+	/**
+	 * Gives a member a role of their own carrying exactly `permissions` (created on first use, updated after), so
+	 * what an interaction says and what REST shows agree. Their other roles still add to it.
+	 */
+	givePermissions(guildId: string, user: APIUser, permissions: bigint): void {
+		const member = this.ensureMember(guildId, user);
+		const key = `${guildId}:${user.id}`;
+		const guild = this.#guildOrThrow(guildId);
+		let role = guild.roles.find((r) => r.id === this.#ownRoles.get(key));
+		if (!role) {
+			role = this.addRole(guildId, `${user.username}'s permissions`, permissions);
+			this.#ownRoles.set(key, role.id);
+		} else if (role.permissions !== permissions.toString()) {
+			role.permissions = permissions.toString();
+			this.onDispatch('GUILD_ROLE_UPDATE', { guild_id: guildId, role });
+		}
+		if (!member.roles.includes(role.id)) member.roles.push(role.id);
+	}
+
+	/** Replaces a member's roles (their own permissions role included: pass it again to keep it). */
+	setMemberRoles(guildId: string, user: APIUser, roleIds: readonly string[]): void {
+		const member = this.ensureMember(guildId, user);
+		const guild = this.#guildOrThrow(guildId);
+		const unknown = roleIds.filter((id) => !guild.roles.some((r) => r.id === id));
+		if (unknown.length) throw new Error(`setMemberRoles: no role ${unknown.join(', ')} in guild ${guildId}`);
+		member.roles = [...roleIds];
+	}
+
+	#guildOrThrow(guildId: string): GuildModel {
+		const guild = this.guilds.get(guildId);
+		if (!guild) throw new Error(`Unknown guild ${guildId}`);
+		return guild;
 	}
 
 	dmChannel(user: APIUser): ChannelModel {

@@ -46,25 +46,28 @@ export function channelPermissions(
 	return perms;
 }
 
-/** The bot's permissions from its roles in a guild (before channel overwrites). */
-export function botBasePermissions(guild: GuildModel): { base: bigint; roleIds: string[] } {
-	// members[0] is always the bot (see GuildModel), which keeps this O(roles) on the REST hot path.
-	const roleIds = guild.members[0]?.roles ?? [];
+/** Whose permissions: a user id and the ids of their roles (never @everyone, which every member has). */
+export interface PermissionHolder {
+	readonly id: string;
+	readonly roles: readonly string[];
+}
+
+/**
+ * A member's permissions as Discord computes them, in a channel or (without one) server-wide: the owner has all;
+ * otherwise @everyone's bits with the member's roles' bits, Administrator giving all, then the channel's overwrites.
+ */
+export function memberPermissionsIn(guild: GuildModel, member: PermissionHolder, channel?: ChannelModel): bigint {
+	if (member.id === guild.owner_id) return ALL_PERMISSIONS;
 	let base = 0n;
 	for (const role of guild.roles) {
-		if (role.id === guild.id || roleIds.includes(role.id)) base |= BigInt(role.permissions);
+		if (role.id === guild.id || member.roles.includes(role.id)) base |= BigInt(role.permissions);
 	}
-	return { base, roleIds };
+	if (!channel || channel.type === 1) return (base & P.Administrator) !== 0n ? ALL_PERMISSIONS : base;
+	return channelPermissions(base, channel.permission_overwrites, guild.id, member.roles, member.id);
 }
 
 /** The bot's effective permissions in a channel: what app_permissions carries and what REST enforces. */
 export function botChannelPermissions(guild: GuildModel, channel: ChannelModel, botId: string): bigint {
-	const { base, roleIds } = botBasePermissions(guild);
-	return channelPermissions(base, channel.permission_overwrites, guild.id, roleIds, botId);
+	// members[0] is always the bot (see GuildModel), which keeps this O(roles) on the REST hot path.
+	return memberPermissionsIn(guild, { id: botId, roles: guild.members[0]?.roles ?? [] }, channel);
 }
-
-/** A member's permissions in a channel given their base permissions and no roles: @everyone and member overwrites. */
-export function memberChannelPermissions(base: bigint, guildId: string, channel: ChannelModel, userId: string): bigint {
-	return channelPermissions(base, channel.permission_overwrites, guildId, [], userId);
-}
-

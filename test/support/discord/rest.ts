@@ -64,9 +64,11 @@ const UNKNOWN_MESSAGE = (): Reply => json(404, { message: 'Unknown Message', cod
 const UNKNOWN_CHANNEL = (): Reply => json(404, { message: 'Unknown Channel', code: 10003 });
 const MISSING_ACCESS = (): Reply => json(403, { message: 'Missing Access', code: 50001 });
 const MISSING_PERMISSIONS = (): Reply => json(403, { message: 'Missing Permissions', code: 50013 });
+const CANNOT_MESSAGE_USER = (): Reply => json(403, { message: 'Cannot send messages to this user', code: 50007 });
 const VIEW = 1n << 10n;
 const SEND = 1n << 11n;
 const ATTACH = 1n << 15n;
+const READ_HISTORY = 1n << 16n;
 
 /** Discord's REST API under /api/v10, backed by the emulator's state. Records every request it sees. */
 export class RestApi {
@@ -249,7 +251,15 @@ export class RestApi {
 		}
 
 		this.#on('GET', '/guilds/:guild', (ctx) => this.#guild(ctx, (guild) => json(200, guildPayload(guild))));
-		this.#on('GET', '/guilds/:guild/channels', (ctx) => this.#guild(ctx, (guild) => json(200, guild.channels.filter((c) => !c.deleted).map(channelPayload))));
+		// Discord leaves out the channels the bot cannot view (its channel obfuscation), as GET /channels/:id refuses them.
+		this.#on('GET', '/guilds/:guild/channels', (ctx) =>
+			this.#guild(ctx, (guild) =>
+				json(
+					200,
+					guild.channels.filter((c) => !c.deleted && (botChannelPermissions(guild, c, s.bot.id) & VIEW) !== 0n).map(channelPayload),
+				),
+			),
+		);
 		this.#on('GET', '/guilds/:guild/roles', (ctx) => this.#guild(ctx, (guild) => json(200, guild.roles)));
 		this.#on('GET', '/guilds/:guild/members/:user', (ctx) =>
 			this.#guild(ctx, (guild) => {
@@ -297,8 +307,12 @@ export class RestApi {
 				if (ctx.request.method === 'POST' && ctx.request.path.endsWith('/messages')) {
 					if ((perms & SEND) === 0n) return MISSING_PERMISSIONS();
 					if (ctx.files.length && (perms & ATTACH) === 0n) return MISSING_PERMISSIONS();
+					// A reply reads the message it answers: Discord wants Read Message History for it.
+					if (ctx.body.message_reference && (perms & READ_HISTORY) === 0n) return MISSING_PERMISSIONS();
 				}
 			}
+		} else if (channel.recipient && this.state.closedDms.has(channel.recipient.id) && ctx.request.method === 'POST' && ctx.request.path.endsWith('/messages')) {
+			return CANNOT_MESSAGE_USER();
 		}
 		return next(channel);
 	}

@@ -1,3 +1,4 @@
+import type { APIRole, RoleFlags } from 'discord.js';
 import type { ChannelModel, GuildModel } from './model.js';
 
 /** The wire form of a channel: guild text channels as GUILD_CREATE carries them, DMs with their recipient. */
@@ -87,3 +88,22 @@ export function guildCreatePayload(guild: GuildModel): Record<string, unknown> {
 	};
 }
 
+
+/** A role as Discord sends it; `botId` makes it the bot's managed role. */
+export function rolePayload(id: string, name: string, position: number, permissions: bigint, botId?: string): APIRole {
+	return {
+		id,
+		name,
+		color: 0,
+		colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+		hoist: false,
+		icon: null,
+		unicode_emoji: null,
+		position,
+		permissions: permissions.toString(),
+		managed: botId !== undefined,
+		mentionable: false,
+		flags: 0 as RoleFlags,
+		...(botId ? { tags: { bot_id: botId } } : {}),
+	};
+}
