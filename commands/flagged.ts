@@ -9,9 +9,11 @@ import {
 import type { ButtonHandler, Command, InteractionContext } from '../src/discord/command.js';
 import { ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
-import { FLAG_ID_MAX_LENGTH, type FlagDecision, type FlagRecord } from '../src/moderation/flagRepository.js';
+import { askedPrivately, FLAG_ID_MAX_LENGTH, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { requirePermission } from '../src/discord/permissions.js';
+import { PermissionLookup } from '../src/discord/permissionLookup.js';
+import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { messages } from '../src/answers/messages.js';
 
@@ -42,17 +44,24 @@ const data = new SlashCommandBuilder()
 /** The buttons /flagged owns: list pages, the mod-log's View reply, and a flag's three decisions. */
 export const FLAGGED_PREFIXES = ownedPrefixes(data.name, ['page', 'view', 'release', 'dismiss', 'review']);
 
+/*
+ * Two checks, both from Discord's own permissions. The command (or button) needs Manage Messages where it is used,
+ * as its default permissions say, so a member who moderates nowhere gets the plain refusal. Then each flag needs
+ * View Channel and Manage Messages in the channel it was asked in (see flagAccess): a flag from any other channel
+ * is left out of the list and answers exactly like an unknown id.
+ */
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, ...MODERATOR);
+	const lookup = PermissionLookup.forInteraction(interaction, guildId);
 	if (interaction.options.getSubcommand(true) === 'list') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-		const page = await ctx.flags.list(guildId, interaction.options.getInteger('page') ?? 1);
+		const page = await listPage(guildId, interaction.options.getInteger('page') ?? 1, lookup, ctx);
 		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, FLAGGED_PREFIXES));
 		return;
 	}
 	const id = normaliseId(interaction.options.getString('id', true));
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	await interaction.editReply(flagViewMessage(await findFlag(guildId, id, ctx), FLAGGED_PREFIXES));
+	await interaction.editReply(flagViewMessage(await findFlag(guildId, id, lookup, ctx), FLAGGED_PREFIXES));
 }
 
 /** Previous/Next: `flagged:page:<page>:<moderatorId>`; only that moderator turns the pages, updated in place. */
@@ -65,7 +74,8 @@ const turnPage: ButtonHandler = {
 		}
 		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
-		const listed = await ctx.flags.list(guildId, Number.isSafeInteger(wanted) ? wanted : 1);
+		const lookup = PermissionLookup.forInteraction(interaction, guildId);
+		const listed = await listPage(guildId, Number.isSafeInteger(wanted) ? wanted : 1, lookup, ctx);
 		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, FLAGGED_PREFIXES));
 	},
 };
@@ -76,7 +86,8 @@ const viewFromModlog: ButtonHandler = {
 	async handle(interaction, [id = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-		await interaction.editReply(flagViewMessage(await findFlag(guildId, normaliseId(id), ctx), FLAGGED_PREFIXES));
+		const lookup = PermissionLookup.forInteraction(interaction, guildId);
+		await interaction.editReply(flagViewMessage(await findFlag(guildId, normaliseId(id), lookup, ctx), FLAGGED_PREFIXES));
 	},
 };
 
@@ -90,14 +101,16 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 		async handle(interaction, [id = ''], ctx) {
 			const guildId = requirePermission(interaction, ...MODERATOR);
 			await interaction.deferUpdate();
+			const lookup = PermissionLookup.forInteraction(interaction, guildId);
+			const { id: flagId } = await findFlag(guildId, normaliseId(id), lookup, ctx);
 			let release: ReleaseResult | undefined;
 			const act =
 				kind === 'released'
 					? async (flag: FlagRecord) => {
-							release = await postRelease(flag, { client: ctx.client, log: ctx.log });
+							release = await postRelease(flag, { client: ctx.client, log: ctx.log, permissions: lookup });
 						}
 					: undefined;
-			const outcome = await ctx.flags.decide(guildId, normaliseId(id), { kind, by: interaction.user.id }, act);
+			const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id }, act);
 			if (outcome.kind === 'not-found') throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
 			if (outcome.kind === 'already-decided') {
 				await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
@@ -111,8 +124,12 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 
 function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
 	switch (flag.decision?.kind) {
-		case 'released':
-			return messages.moderation.released(`in <#${flag.channelId}>${flag.noticeMessageId ? ", replying to the member's notice" : ''}`, release);
+		case 'released': {
+			const where = askedPrivately(flag)
+				? messages.moderation.releasedWhere.directMessage(flag.userId)
+				: messages.moderation.releasedWhere.channel(flag.channelId, flag.noticeMessageId !== undefined);
+			return messages.moderation.released(where, release);
+		}
 		case 'dismissed':
 			return messages.moderation.dismissed;
 		default:
@@ -120,9 +137,15 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): stri
 	}
 }
 
-async function findFlag(guildId: string, id: string, ctx: InteractionContext): Promise<FlagRecord> {
+/** A page of the flags asked in channels the moderator may moderate; the others are neither shown nor counted. */
+function listPage(guildId: string, page: number, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagPage> {
+	return ctx.flags.list(guildId, page, undefined, undefined, (channelIds) => moderatedChannels(lookup, channelIds));
+}
+
+/** The flag, if it exists in this server and the moderator may moderate its channel; otherwise one same answer. */
+async function findFlag(guildId: string, id: string, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagRecord> {
 	const flag = await ctx.flags.find(guildId, id);
-	if (!flag) throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
+	if (!flag || !(await canModerateIn(lookup, flag.channelId))) throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
 	return flag;
 }
 

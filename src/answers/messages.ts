@@ -87,6 +87,21 @@ export const messages = {
 		released: (where: string, partial: { posted: number; parts: number } | undefined) =>
 			`🔓 Released: the answer is posted ${where}.` +
 			(partial && partial.posted < partial.parts ? ` Only ${partial.posted} of its ${partial.parts} parts could be posted.` : ''),
+		releasedWhere: {
+			channel: (channelId: string, replying: boolean) => `in <#${channelId}>${replying ? ", replying to the member's notice" : ''}`,
+			directMessage: (userId: string) => `to <@${userId}> alone, in a direct message, as they asked privately`,
+		},
+		/** Names what Veil lacks in the flag's channel, in Discord's words, for `releaseFailed`. */
+		veilLacks: (missing: readonly string[]) => `Veil lacks ${missing.join(', ')} there`,
+		/** Opens the direct message that releases a private ask. */
+		releasedPrivatelyHeader: (channelId: string) =>
+			`🔓 **Released by a moderator after review**: the answer to your private /ask in <#${channelId}> was hidden by mistake. Only you can see it here.`,
+		directMessagesClosed: (userId: string) =>
+			`Veil could not send the answer to <@${userId}>: they asked privately, so it goes to them alone in a direct message, ` +
+			"and they don't accept direct messages from Veil. Nothing was released; the flag is still pending. " +
+			'Once they allow direct messages from this server, press Release again.',
+		directMessageFailed: (userId: string, reason: string) =>
+			`Veil could not send the answer to <@${userId}> in a direct message: ${reason}. Nothing was released; the flag is still pending.`,
 		dismissed: '🗑️ Dismissed: the prompt and the reply are erased; the record stays, listed as dismissed, until it expires.',
 		reviewed: '✅ Marked reviewed.',
 	},

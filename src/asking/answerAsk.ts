@@ -25,7 +25,7 @@ export async function answerAsk(
 		return;
 	}
 	const deferral = await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined, withResponse: true });
-	// An ephemeral notice cannot be replied to, so a release of its flag names the member instead.
+	// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
 	const noticeMessageId = request.ephemeral ? undefined : (deferral.interaction.responseMessageId ?? undefined);
 	const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
@@ -42,5 +42,5 @@ export async function answerAsk(
 		await showAnswer(interaction, verdict, request, components, ctx);
 		return;
 	}
-	await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId }, components, ctx);
+	await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral }, components, ctx);
 }

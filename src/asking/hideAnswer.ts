@@ -13,7 +13,7 @@ import type { AskComponents, AskInteraction } from './askComponents.js';
 export async function hideAnswer(
 	interaction: AskInteraction,
 	verdict: Extract<Verdict, { kind: 'hidden' }>,
-	asked: { prompt: string; text: string; noticeMessageId: string | undefined },
+	asked: { prompt: string; text: string; noticeMessageId: string | undefined; private: boolean },
 	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<void> {
@@ -26,6 +26,7 @@ export async function hideAnswer(
 			channelId: interaction.channelId,
 			userId: interaction.user.id,
 			noticeMessageId: asked.noticeMessageId,
+			private: asked.private,
 			prompt: asked.prompt,
 			text: asked.text,
 			ratings: verdict.ratings,

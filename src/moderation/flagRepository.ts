@@ -21,6 +21,8 @@ const flagRecordSchema = z.object({
 	userId: z.string(),
 	/** The member's hidden-reply notice; absent when it was ephemeral (a private ask) and so cannot be replied to. */
 	noticeMessageId: z.string().optional(),
+	/** Asked with `private:true`; absent in records from before it was kept (see askedPrivately). */
+	private: z.boolean().optional(),
 	prompt: z.string().nullable(),
 	text: z.string().nullable(),
 	ratings: z.array(ratingLineSchema),
@@ -36,13 +38,25 @@ const flagRecordSchema = z.object({
 export type FlagRecord = z.infer<typeof flagRecordSchema>;
 export type NewFlag = Omit<FlagRecord, 'version' | 'id' | 'createdAt' | 'expiresAt' | 'decision'>;
 
-const indexSchema = z.array(z.tuple([z.string(), z.number()]));
+// [flag id, created at, channel id]; entries written before the channel id was kept have two items.
+const indexSchema = z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number()])]));
 type FlagIndex = z.infer<typeof indexSchema>;
+
+/** Given the channel ids a server's flags were asked in, the ones whose flags the caller may list. */
+export type ChannelFilter = (channelIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
 /** Past this many entries a server's index drops its oldest: listing stays one read, whatever the traffic. */
 const INDEX_LIMIT = 5000;
 const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const DAY_MS = 86_400_000;
+
+/**
+ * Whether the member asked privately, so the answer must reach them alone. A record from before the field was
+ * kept counts as private when it has no public notice: the reading that never posts a private ask in public.
+ */
+export function askedPrivately(flag: FlagRecord): boolean {
+	return flag.private ?? flag.noticeMessageId === undefined;
+}
 
 /** A short random id (10 characters, 50 bits): nothing about one id tells the next. */
 export function newFlagId(): string {
@@ -106,7 +120,7 @@ export class FlagRepository {
 			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
 		};
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, record, this.#retentionMs);
-		await this.#withIndex(record.guildId, (index) => [[record.id, now.getTime()], ...index]);
+		await this.#withIndex(record.guildId, (index) => [[record.id, now.getTime(), record.channelId], ...index]);
 		return record;
 	}
 
@@ -171,10 +185,14 @@ export class FlagRepository {
 		}
 	}
 
-	/** One page (1-based) of the server's live flags, newest first. */
-	async list(guildId: string, page: number, pageSize = FLAG_PAGE_SIZE, now = new Date()): Promise<FlagPage> {
+	/**
+	 * One page (1-based) of the server's live flags, newest first. With `channels`, only flags asked in the channels
+	 * it keeps are counted and paged, so a page is never short and the total never tells of the others.
+	 */
+	async list(guildId: string, page: number, pageSize = FLAG_PAGE_SIZE, now = new Date(), channels?: ChannelFilter): Promise<FlagPage> {
 		const cutoff = now.getTime() - this.#retentionMs;
-		const index = (await this.#readIndex(guildId)).filter(([, at]) => at > cutoff);
+		let index = (await this.#readIndex(guildId)).filter(([, at]) => at > cutoff);
+		if (channels) index = await this.#inChannels(guildId, index, channels);
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));
 		const current = Math.min(Math.max(1, page), pageCount);
 		const slice = index.slice((current - 1) * pageSize, current * pageSize);
@@ -185,6 +203,22 @@ export class FlagRepository {
 			await this.#withIndex(guildId, (current) => current.filter(([id, at]) => at > cutoff && !gone.has(id)));
 		}
 		return { flags, page: current, pageCount, total: index.length };
+	}
+
+	async #inChannels(guildId: string, index: FlagIndex, keep: ChannelFilter): Promise<FlagIndex> {
+		// Older entries lack the channel id: their records say it (read once; they age out with the retention).
+		const older = index.filter((entry) => entry.length === 2);
+		const learned = new Map<string, string>();
+		if (older.length > 0) {
+			const raw = await this.#store.getMany('flags', older.map(([id]) => `${guildId}:${id}`));
+			for (const flag of raw.map((value) => this.#parse(value))) if (flag) learned.set(flag.id, flag.channelId);
+		}
+		const channelOf = (entry: FlagIndex[number]) => (entry.length === 3 ? entry[2] : learned.get(entry[0]));
+		const allowed = await keep([...new Set(index.map(channelOf).filter((id): id is string => id !== undefined))]);
+		return index.filter((entry) => {
+			const channelId = channelOf(entry);
+			return channelId !== undefined && allowed.has(channelId);
+		});
 	}
 
 	async #readIndex(guildId: string): Promise<FlagIndex> {

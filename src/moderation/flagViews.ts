@@ -62,11 +62,11 @@ export function noticeLink(flag: FlagRecord): string | undefined {
 	return `https://discord.com/channels/${flag.guildId}/${flag.channelId}/${flag.noticeMessageId}`;
 }
 
-/** One page of `/flagged list`: a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
+/** One page of `/flagged list` (only channels the moderator moderates): a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
 export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, prefixes: FlaggedPrefixes): FlagMessage {
 	const kept = `Hidden replies are kept ${formatDays(retentionDays)}.`;
 	if (page.total === 0) {
-		return message(`No flagged replies are kept in this server right now. ${kept}`, [], []);
+		return message(`No flagged replies from channels you moderate are kept right now. ${kept}`, [], []);
 	}
 	const lines = page.flags.map((flag) =>
 		truncate(
@@ -79,7 +79,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 		.setTitle(`Flagged replies · page ${page.page} of ${page.pageCount}`)
 		.setColor(STATUS_COLOR.pending)
 		.setDescription(lines.join('\n'))
-		.setFooter({ text: `${page.total} in all, newest first. ${kept} Open one with /flagged view id.` });
+		.setFooter({ text: `${page.total} from channels you moderate, newest first. ${kept} Open one with /flagged view id.` });
 	const components =
 		page.pageCount > 1
 			? [

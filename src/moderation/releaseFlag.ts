@@ -1,53 +1,59 @@
-import type { Client } from 'discord.js';
+import { RESTJSONErrorCodes, type Client, type SendableChannels } from 'discord.js';
 import { VeilError } from '../answers/veilError.js';
 import { releaseHeader } from './flagViews.js';
-import type { FlagRecord } from './flagRepository.js';
+import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { describeSendFailure } from './modlog.js';
-import { answerMessages } from '../replies/answerMessages.js';
+import { answerMessages, type OutgoingMessage } from '../replies/answerMessages.js';
 import { messages } from '../answers/messages.js';
+import type { PermissionLookup } from '../discord/permissionLookup.js';
+import { missingPermissions, releaseNeeds } from './flagAccess.js';
 
-/** How much of a released answer reached the channel. */
+/** How much of a released answer reached the member, and where. */
 export interface ReleaseResult {
 	readonly posted: number;
 	readonly parts: number;
+	readonly privately: boolean;
+}
+
+export interface ReleaseDeps {
+	readonly client: Client;
+	readonly log: Logger;
+	/** For Veil's own rights in the flag's channel. */
+	readonly permissions: PermissionLookup;
 }
 
 /**
- * Posts a held answer in its original channel, as a moderator's release of a false positive: split like any
- * answer, the first message headed as released and replying to the member's hidden-reply notice (or, for a
- * private ask, naming the member without a ping). Nothing pings anyone.
+ * Delivers a held answer as a moderator's release of a false positive, split like any answer and headed as
+ * released. A public ask's answer is posted in its channel, replying to the member's hidden-reply notice; a private
+ * ask's goes to the member alone, in a direct message, since posting it would show everyone what they asked in
+ * private. Nothing pings anyone.
  *
- * Throws a VeilError, and nothing is posted, when the first message cannot be sent: the flag stays pending. Once
- * the first part is out the release has happened; a later part that fails is logged and counted, not retried,
- * so a second press can never post the answer twice.
+ * Throws a VeilError, and nothing is delivered, when the first message cannot be sent (Veil lacks a permission in
+ * the channel, the member's DMs are closed): the flag stays pending. Once the first part is out the release has
+ * happened; a later part that fails is logged and counted, not retried, so a second press never sends it twice.
  */
-export async function postRelease(flag: FlagRecord, deps: { client: Client; log: Logger }): Promise<ReleaseResult> {
+export async function postRelease(flag: FlagRecord, deps: ReleaseDeps): Promise<ReleaseResult> {
 	if (flag.text === null) throw new VeilError({ code: 'release_erased', message: `flag ${flag.id} has no text`, userMessage: messages.moderation.releaseErased });
-	const [first, ...rest] = answerMessages(
-		flag.text,
-		flag.finishReason === 'MAX_TOKENS',
-		releaseHeader(flag.noticeMessageId ? undefined : flag.userId),
-	);
-	if (!first) return { posted: 0, parts: 0 };
+	return askedPrivately(flag) ? releasePrivately(flag, flag.text, deps) : releaseInChannel(flag, flag.text, deps);
+}
+
+async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDeps): Promise<ReleaseResult> {
+	const replying = flag.noticeMessageId !== undefined;
+	const missing = missingPermissions(await deps.permissions.botIn(flag.channelId), releaseNeeds(replying));
+	if (missing.length > 0) {
+		throw new VeilError({
+			code: 'release_forbidden',
+			message: `release of flag ${flag.id} refused: Veil lacks ${missing.join(', ')} in its channel`,
+			userMessage: messages.moderation.releaseFailed(flag.channelId, messages.moderation.veilLacks(missing)),
+		});
+	}
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', releaseHeader(replying ? undefined : flag.userId));
+	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
 		const channel = await deps.client.channels.fetch(flag.channelId);
 		if (!channel?.isSendable()) throw new Error('the original channel is not one Veil can send to');
-		await channel.send({
-			...first,
-			...(flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {}),
-		});
-		let posted = 1;
-		for (const part of rest) {
-			try {
-				await channel.send(part);
-				posted += 1;
-			} catch (error) {
-				deps.log.warn({ err: error, flagId: flag.id, part: posted + 1 }, 'a later part of a released answer was not posted');
-				break;
-			}
-		}
-		return { posted, parts: rest.length + 1 };
+		return await sendParts(channel, parts, reply, flag, deps.log, false);
 	} catch (error) {
 		const reason = describeSendFailure(error);
 		deps.log.warn({ err: error, flagId: flag.id, channelId: flag.channelId }, 'release could not be posted');
@@ -58,4 +64,48 @@ export async function postRelease(flag: FlagRecord, deps: { client: Client; log:
 			cause: error,
 		});
 	}
+}
+
+async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDeps): Promise<ReleaseResult> {
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', messages.moderation.releasedPrivatelyHeader(flag.channelId));
+	try {
+		const channel = await deps.client.users.createDM(flag.userId);
+		return await sendParts(channel, parts, {}, flag, deps.log, true);
+	} catch (error) {
+		const closed = (error as { code?: unknown } | null)?.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
+		deps.log.warn({ err: error, flagId: flag.id, closed }, 'private release could not be sent');
+		throw new VeilError({
+			code: closed ? 'release_dms_closed' : 'release_dm_failed',
+			message: `private release of flag ${flag.id} failed${closed ? ': the member does not accept direct messages' : ''}`,
+			userMessage: closed
+				? messages.moderation.directMessagesClosed(flag.userId)
+				: messages.moderation.directMessageFailed(flag.userId, describeSendFailure(error)),
+			cause: error,
+		});
+	}
+}
+
+/** Sends the first part (whose failure the caller reports), then the rest, stopping at the first that fails. */
+async function sendParts(
+	channel: SendableChannels,
+	parts: readonly OutgoingMessage[],
+	firstExtras: object,
+	flag: FlagRecord,
+	log: Logger,
+	privately: boolean,
+): Promise<ReleaseResult> {
+	const [first, ...rest] = parts;
+	if (!first) return { posted: 0, parts: 0, privately };
+	await channel.send({ ...first, ...firstExtras });
+	let posted = 1;
+	for (const part of rest) {
+		try {
+			await channel.send(part);
+			posted += 1;
+		} catch (error) {
+			log.warn({ err: error, flagId: flag.id, part: posted + 1 }, 'a later part of a released answer was not sent');
+			break;
+		}
+	}
+	return { posted, parts: parts.length, privately };
 }

@@ -204,7 +204,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		expect(harness().discord.channelMessages(channelId)).toHaveLength(1);
 	});
 
-	it('releases a private ask without a reference, naming the member without a ping, long text attached', async () => {
+	it('releases a private ask to the member alone, in a direct message, long text attached; nothing in the channel', async () => {
 		const { guild, member, moderator } = freshServer(harness());
 		const text = `${'A long held answer. '.repeat(600)}THE END`;
 		const flag = await makeFlag(harness(), member, { prompt: 'private question', text, private: true });
@@ -214,14 +214,41 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		expect(view.original?.attachments.map((attachment) => attachment.filename)).toEqual(['reply.md']);
 		expect(view.original?.files[0]?.data.toString('utf8')).toBe(text);
 
-		await click(harness(), moderator, `flagged:release:${flag.id}`);
-		const [message, ...more] = harness().discord.channelMessages(guild.channels[0]!.id);
+		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
+		expect(released.original?.content).toContain(`to <@${member.user.id}> alone, in a direct message`);
+		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
+		const [message, ...more] = harness().discord.directMessages(member.user.id);
 		expect(more).toEqual([]);
+		expect(message?.content).toMatch(/^🔓 \*\*Released by a moderator after review\*\*: the answer to your private \/ask/);
+		expect(message?.content).toContain(`<#${guild.channels[0]!.id}>`);
 		expect(message?.message_reference).toBeUndefined();
-		expect(message?.content).toContain(`<@${member.user.id}>`);
 		expect(message?.mentions).toEqual([]);
+		expect(message?.mention_everyone).toBe(false);
 		expect(message?.content.length).toBeLessThanOrEqual(2000);
 		expect(message?.files[0]?.data.toString('utf8')).toBe(text);
+		expect((await harness().bot.context.flags.find(guild.id, flag.id))?.decision?.kind).toBe('released');
+	});
+
+	it('tells the moderator when the member of a private ask does not take direct messages, and keeps the flag pending', async () => {
+		const { guild, member, moderator } = freshServer(harness());
+		const flag = await makeFlag(harness(), member, { prompt: 'private question', text: 'SECRET-PRIVATE-TEXT', private: true });
+		harness().discord.setDirectMessagesOpen(member.user.id, false);
+		const refused = await click(harness(), moderator, `flagged:release:${flag.id}`);
+		const said = lastWords(refused);
+		expect(said).toContain(`Veil could not send the answer to <@${member.user.id}>`);
+		expect(said).toContain("they don't accept direct messages from Veil");
+		expect(said).toContain('the flag is still pending');
+		expect(JSON.stringify(refused.original?.components)).toContain(`flagged:release:${flag.id}`);
+		expect(harness().discord.directMessages(member.user.id)).toEqual([]);
+		expect(said).not.toContain('SECRET');
+		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
+		expect((await harness().bot.context.flags.find(guild.id, flag.id))?.decision).toBeUndefined();
+
+		harness().discord.setDirectMessagesOpen(member.user.id, true);
+		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
+		expect(released.original?.content).toContain('Released');
+		expect(harness().discord.directMessages(member.user.id).map((m) => m.content).join('')).toContain('SECRET-PRIVATE-TEXT');
+		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
 	});
 
 	it('dismisses: prompt and text erased, metadata kept, listed as dismissed; marks reviewed', async () => {

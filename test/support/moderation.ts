@@ -15,7 +15,10 @@ export interface Where {
 	readonly guild: GuildModel;
 	/** Default: the guild's first channel. */
 	readonly channelId?: string;
-	/** Default: a plain member's. */
+	/**
+	 * Server-wide permissions, given to the member as a role of their own (see the emulator's memberPermissions).
+	 * Default: whatever roles they hold; someone new holds a plain member's permissions.
+	 */
 	readonly permissions?: bigint;
 }
 
@@ -66,7 +69,7 @@ export function runSubcommand(
 			user: where.user,
 			guildId: where.guild.id,
 			channelId: channelOf(where),
-			memberPermissions: where.permissions ?? PLAIN_MEMBER_PERMISSIONS,
+			memberPermissions: where.permissions,
 		})
 		.waitForAnswer();
 }
@@ -83,7 +86,7 @@ export function click(harness: Harness, where: Where, customId: string): Promise
 			user: where.user,
 			guildId: where.guild.id,
 			channelId: channelOf(where),
-			memberPermissions: where.permissions ?? PLAIN_MEMBER_PERMISSIONS,
+			memberPermissions: where.permissions,
 		})
 		.waitForAnswer();
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FlagRepository, newFlagId, type NewFlag } from '../../../src/moderation/flagRepository.js';
+import { askedPrivately, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
 
@@ -12,6 +12,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const GUILD = '100000000000000001';
 const OTHER_GUILD = '100000000000000002';
+const OPEN_CHANNEL = '200000000000000001';
+const STAFF_CHANNEL = '200000000000000002';
 
 function newFlag(overrides: Partial<NewFlag> = {}): NewFlag {
 	return {
@@ -127,6 +129,42 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		expect(await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '1' })).toEqual({ kind: 'not-found' });
 	});
 
+	it('lists, counts and pages only the flags of the channels the filter keeps', async () => {
+		const flags = new FlagRepository(store, 30);
+		const start = Date.parse('2030-01-01T00:00:00Z');
+		const open: string[] = [];
+		for (let n = 0; n < 14; n += 1) {
+			const channelId = n % 2 === 0 ? OPEN_CHANNEL : STAFF_CHANNEL;
+			const flag = await flags.create(newFlag({ channelId }), new Date(start + n * 1000));
+			if (channelId === OPEN_CHANNEL) open.unshift(flag.id);
+		}
+		const asked: string[][] = [];
+		const onlyOpen = async (ids: readonly string[]) => {
+			asked.push([...ids].sort());
+			return new Set(ids.filter((id) => id === OPEN_CHANNEL));
+		};
+		const now = new Date(start + 60_000);
+		const first = await flags.list(GUILD, 1, 5, now, onlyOpen);
+		expect(first).toMatchObject({ page: 1, pageCount: 2, total: 7 });
+		expect(first.flags.map((flag) => flag.id)).toEqual(open.slice(0, 5));
+		expect((await flags.list(GUILD, 2, 5, now, onlyOpen)).flags.map((flag) => flag.id)).toEqual(open.slice(5));
+		// One question per listing, about each channel once.
+		expect(asked).toEqual([[OPEN_CHANNEL, STAFF_CHANNEL].sort(), [OPEN_CHANNEL, STAFF_CHANNEL].sort()]);
+		expect((await flags.list(GUILD, 1, 5, now, async () => new Set())).total).toBe(0);
+	});
+
+	it('filters index entries written before they carried the channel, by reading their records', async () => {
+		const flags = new FlagRepository(store, 30);
+		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }));
+		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }));
+		const index = (await store.get('flag-index', GUILD)) as Array<[string, number, string?]>;
+		await store.set('flag-index', GUILD, index.map(([id, at]) => [id, at]), 60_000);
+		const listed = await flags.list(GUILD, 1, 10, new Date(), async (ids) => new Set(ids.filter((id) => id === OPEN_CHANNEL)));
+		expect(listed.flags.map((flag) => flag.id)).toEqual([open.id]);
+		expect(listed.total).toBe(1);
+		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([staff.id, open.id]);
+	});
+
 	it('drops index entries whose record is gone', async () => {
 		const flags = new FlagRepository(store, 30);
 		const kept = await flags.create(newFlag());
@@ -134,6 +172,17 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		await store.delete('flags', `${GUILD}:${gone.id}`);
 		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([kept.id]);
 		expect((await flags.list(GUILD, 1)).total).toBe(1);
+	});
+});
+
+describe('askedPrivately', () => {
+	const base = { noticeMessageId: '400000000000000001' } as FlagRecord;
+	it('follows the record, and reads an older record without a public notice as private', () => {
+		expect(askedPrivately({ ...base, private: false })).toBe(false);
+		expect(askedPrivately({ ...base, noticeMessageId: undefined, private: true })).toBe(true);
+		expect(askedPrivately({ ...base, noticeMessageId: undefined, private: false })).toBe(false);
+		expect(askedPrivately(base)).toBe(false);
+		expect(askedPrivately({ ...base, noticeMessageId: undefined })).toBe(true);
 	});
 });
 

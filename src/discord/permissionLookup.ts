@@ -1,0 +1,148 @@
+import { Routes, type PermissionsBitField, type REST, type RepliableInteraction } from 'discord.js';
+import { z } from 'zod';
+import { computeChannelPermissions, type OverwriteFacts, type RoleFacts } from './channelPermissions.js';
+
+const guildSchema = z.object({
+	owner_id: z.string(),
+	roles: z.array(z.object({ id: z.string(), permissions: z.string() })),
+});
+const memberSchema = z.object({
+	roles: z.array(z.string()),
+	communication_disabled_until: z.string().nullish(),
+});
+const channelsSchema = z.array(
+	z.object({
+		id: z.string(),
+		permission_overwrites: z.array(z.object({ id: z.string(), type: z.number(), allow: z.string(), deny: z.string() })).optional(),
+	}),
+);
+
+interface GuildFacts {
+	readonly ownerId: string;
+	readonly roles: readonly RoleFacts[];
+}
+
+interface MemberFacts {
+	readonly roleIds: readonly string[];
+	readonly timedOutUntil: Date | null;
+}
+
+/**
+ * The member facts an interaction carries, when discord.js hands over the raw payload (it does when the server is
+ * not in its cache); a cached GuildMember holds its role ids privately, so that case reads the member over REST.
+ */
+export function memberFactsFromPayload(member: unknown): MemberFacts | undefined {
+	const parsed = memberSchema.safeParse(member);
+	return parsed.success ? toMemberFacts(parsed.data) : undefined;
+}
+
+function toMemberFacts(member: z.infer<typeof memberSchema>): MemberFacts {
+	const until = member.communication_disabled_until;
+	return { roleIds: member.roles, timedOutUntil: until ? new Date(until) : null };
+}
+
+/** What Discord itself said about the channel an interaction came from: authoritative there, and only there. */
+export interface KnownChannelPermissions {
+	readonly channelId: string;
+	readonly member: Readonly<PermissionsBitField> | null;
+	readonly bot: Readonly<PermissionsBitField> | null;
+}
+
+/**
+ * Permissions in any channel of one server, for the member behind an interaction and for Veil itself.
+ * `interaction.memberPermissions` only speaks for the channel the interaction came from; this computes them for
+ * another channel from the server's roles and that channel's overwrites, read over REST and never from
+ * discord.js's caches (which may be turned off). Each fact is fetched once, at first need: make one per interaction.
+ */
+export class PermissionLookup {
+	readonly #rest: REST;
+	readonly #guildId: string;
+	readonly #userId: string;
+	readonly #botId: string;
+	#guild: Promise<GuildFacts> | undefined;
+	#channels: Promise<ReadonlyMap<string, readonly OverwriteFacts[]>> | undefined;
+	readonly #members = new Map<string, Promise<MemberFacts>>();
+	readonly #known: KnownChannelPermissions | undefined;
+
+	constructor(options: { rest: REST; guildId: string; userId: string; botId: string; member?: MemberFacts; known?: KnownChannelPermissions }) {
+		this.#rest = options.rest;
+		this.#guildId = options.guildId;
+		this.#userId = options.userId;
+		this.#botId = options.botId;
+		this.#known = options.known;
+		if (options.member) this.#members.set(options.userId, Promise.resolve(options.member));
+	}
+
+	/** For the member who sent `interaction`, in its server; their roles come from the payload when it has them. */
+	static forInteraction(interaction: RepliableInteraction, guildId: string): PermissionLookup {
+		return new PermissionLookup({
+			rest: interaction.client.rest,
+			guildId,
+			userId: interaction.user.id,
+			botId: interaction.client.user.id,
+			member: memberFactsFromPayload(interaction.member),
+			known: interaction.channelId
+				? { channelId: interaction.channelId, member: interaction.memberPermissions, bot: interaction.appPermissions }
+				: undefined,
+		});
+	}
+
+	/**
+	 * The interaction's member's permissions in `channelId`. In the interaction's own channel, Discord's word;
+	 * it also covers a channel hidden from Veil, whose overwrites Veil cannot read.
+	 */
+	memberIn(channelId: string): Promise<Readonly<PermissionsBitField>> {
+		const known = this.#known?.channelId === channelId ? this.#known.member : null;
+		return known ? Promise.resolve(known) : this.#permissions(this.#userId, channelId);
+	}
+
+	/** Veil's own permissions in `channelId`. */
+	botIn(channelId: string): Promise<Readonly<PermissionsBitField>> {
+		const known = this.#known?.channelId === channelId ? this.#known.bot : null;
+		return known ? Promise.resolve(known) : this.#permissions(this.#botId, channelId);
+	}
+
+	async #permissions(userId: string, channelId: string): Promise<Readonly<PermissionsBitField>> {
+		const [guild, member, channels] = await Promise.all([this.#guildFacts(), this.#memberFacts(userId), this.#channelOverwrites()]);
+		return computeChannelPermissions({
+			guildId: this.#guildId,
+			ownerId: guild.ownerId,
+			roles: guild.roles,
+			memberId: userId,
+			memberRoleIds: member.roleIds,
+			timedOutUntil: member.timedOutUntil,
+			overwrites: channels.get(channelId) ?? null,
+		});
+	}
+
+	#guildFacts(): Promise<GuildFacts> {
+		this.#guild ??= this.#get(Routes.guild(this.#guildId), guildSchema, 'guild').then((guild) => ({ ownerId: guild.owner_id, roles: guild.roles }));
+		return this.#guild;
+	}
+
+	#memberFacts(userId: string): Promise<MemberFacts> {
+		let facts = this.#members.get(userId);
+		if (!facts) {
+			facts = this.#get(Routes.guildMember(this.#guildId, userId), memberSchema, 'member').then(toMemberFacts);
+			this.#members.set(userId, facts);
+		}
+		return facts;
+	}
+
+	/**
+	 * Every channel's overwrites in one call. Discord leaves out the channels Veil cannot view: their overwrites
+	 * stay unknown, and only the owner and administrators count as able to act there.
+	 */
+	#channelOverwrites(): Promise<ReadonlyMap<string, readonly OverwriteFacts[]>> {
+		this.#channels ??= this.#get(Routes.guildChannels(this.#guildId), channelsSchema, 'channel list').then(
+			(channels) => new Map(channels.map((channel) => [channel.id, channel.permission_overwrites ?? []])),
+		);
+		return this.#channels;
+	}
+
+	async #get<T>(route: `/${string}`, schema: z.ZodType<T>, what: string): Promise<T> {
+		const parsed = schema.safeParse(await this.#rest.get(route));
+		if (!parsed.success) throw new Error(`Discord sent a ${what} Veil could not read`);
+		return parsed.data;
+	}
+}
