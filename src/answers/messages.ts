@@ -20,6 +20,7 @@ export const messages = {
 	},
 	storage: {
 		unavailable: "Veil's storage isn't answering right now. Please try again in a minute.",
+		unconfirmedWrite: "Veil's storage isn't answering right now, so your change may not have been saved. Please try again in a minute.",
 	},
 	ask: {
 		serversOnly: '/ask works in servers only.',

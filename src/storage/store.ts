@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
-import KeyvRedis from '@keyv/redis';
+import KeyvRedis, { createClient, defaultReconnectStrategy } from '@keyv/redis';
+import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -16,21 +17,31 @@ export interface StoreOptions {
 	readonly operationTimeoutMs?: number;
 }
 
+/** What a backend adds to keyv: SQLite's statement gate and raw queries, or whether Redis is connected now. */
+type Backend =
+	| { readonly kind: 'sqlite'; readonly gate: SqliteGate; readonly query: SqliteQuery }
+	| { readonly kind: 'redis'; readonly connected: () => boolean }
+	| { readonly kind: 'memory' };
+
 /**
  * A small key-value store over keyv, chosen by STORE_URL. Every operation is bounded in time and fails with
  * StoreError, so a store that hangs or breaks becomes a plain answer to the member, never an endless "thinking…".
+ *
+ * A write reported as failed must not happen later. Where that is certain (SQLite's gate; Redis not connected, so
+ * the command is never sent) the error says the store did not answer; where the command may still be on its way
+ * (Redis did not answer a command it was sent) the error says the change may not have been saved.
  */
 export class Store {
-	readonly kind: 'sqlite' | 'redis' | 'memory';
+	readonly kind: Backend['kind'];
 	readonly #keyv: Keyv;
 	readonly #timeoutMs: number;
-	readonly #sqlite: SqliteQuery | undefined;
+	readonly #backend: Backend;
 
-	constructor(kind: Store['kind'], keyv: Keyv, timeoutMs: number, sqlite?: SqliteQuery) {
-		this.kind = kind;
+	constructor(backend: Backend, keyv: Keyv, timeoutMs: number) {
+		this.kind = backend.kind;
 		this.#keyv = keyv;
 		this.#timeoutMs = timeoutMs;
-		this.#sqlite = sqlite;
+		this.#backend = backend;
 	}
 
 	/**
@@ -39,11 +50,11 @@ export class Store {
 	 * this sweep its prompt and text would stay in the file.
 	 */
 	async sweepExpired(now = Date.now()): Promise<number> {
-		const sqlite = this.#sqlite;
-		if (!sqlite) return 0;
+		const backend = this.#backend;
+		if (backend.kind !== 'sqlite') return 0;
 		const namespace = this.#keyv.namespace ?? '';
-		const removed = await this.#bounded('sweep', () =>
-			sqlite(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
+		const removed = await this.#write('sweep', () =>
+			backend.query(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
 		);
 		return removed.length;
 	}
@@ -60,36 +71,52 @@ export class Store {
 
 	/** Stores `value`; with `ttlMs` the store forgets it after that long. */
 	async set(area: StoreArea, key: string, value: unknown, ttlMs?: number): Promise<void> {
-		const ok = await this.#bounded(`set ${area}`, () => this.#keyv.set(`${area}:${key}`, value, ttlMs));
+		const ok = await this.#write(`set ${area}`, () => this.#keyv.set(`${area}:${key}`, value, ttlMs));
 		if (ok === false) throw new StoreError(`store refused set ${area}`);
 	}
 
 	/** Deletes the record; true when there was one. */
 	delete(area: StoreArea, key: string): Promise<boolean> {
-		return this.#bounded(`delete ${area}`, () => this.#keyv.delete(`${area}:${key}`));
+		return this.#write(`delete ${area}`, () => this.#keyv.delete(`${area}:${key}`));
 	}
 
 	async close(): Promise<void> {
 		await this.#keyv.disconnect().catch(() => undefined);
 	}
 
-	async #bounded<T>(what: string, operation: () => Promise<T>): Promise<T> {
+	/** A write: refused at once when Redis is not connected, since a command sent later would land after the answer. */
+	#write<T>(what: string, operation: () => Promise<T>): Promise<T> {
+		if (this.#backend.kind === 'redis' && !this.#backend.connected()) {
+			return Promise.reject(new StoreError(`store not connected: ${what} not sent`));
+		}
+		return this.#bounded(what, operation, true);
+	}
+
+	async #bounded<T>(what: string, operation: () => Promise<T>, writes = false): Promise<T> {
+		const clock: OperationClock = { deadline: Date.now() + this.#timeoutMs, inFlight: 0 };
+		const backend = this.#backend;
+		const running = backend.kind === 'sqlite' ? backend.gate.run(clock, operation) : operation();
+		// Whether a write that failed may still be applied: a SQLite statement that errs wrote nothing, so only one
+		// still running at the deadline leaves a doubt; a Redis command that was sent may be applied whatever the
+		// client saw.
+		const unsure = () => writes && (backend.kind !== 'sqlite' || clock.inFlight > 0);
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<never>((_, reject) => {
-			timer = setTimeout(() => reject(new StoreError(`store did not answer ${what} within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+			timer = setTimeout(() => {
+				reject(new StoreError(`store did not answer ${what} within ${this.#timeoutMs} ms`, { outcomeUnknown: unsure() }));
+			}, this.#timeoutMs);
 		});
 		try {
-			return await Promise.race([operation(), timeout]);
+			return await Promise.race([running, timeout]);
 		} catch (error) {
 			if (error instanceof StoreError) throw error;
-			throw new StoreError(`store failed ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new StoreError(`store failed ${what}: ${reason}`, { cause: error, outcomeUnknown: writes && backend.kind === 'redis' });
 		} finally {
 			clearTimeout(timer);
 		}
 	}
 }
-
-type SqliteQuery = (sql: string, ...parameters: unknown[]) => Promise<unknown[]>;
 
 /** Parses `sqlite://PATH` into a filesystem path: relative to the working directory, or absolute with three slashes. */
 export function sqlitePath(storeUrl: string): string {
@@ -100,36 +127,40 @@ export function sqlitePath(storeUrl: string): string {
 export async function openStore(storeUrl: string, logger: Logger, options: StoreOptions = {}): Promise<Store> {
 	const namespace = options.namespace ?? 'veil';
 	const timeoutMs = options.operationTimeoutMs ?? 1000;
-	let kind: Store['kind'];
+	let backend: Backend;
 	let adapter: KeyvStoreAdapter | undefined;
-	let sqlite: SqliteQuery | undefined;
 	if (storeUrl.startsWith('sqlite://')) {
-		kind = 'sqlite';
 		const path = sqlitePath(storeUrl);
 		mkdirSync(dirname(path), { recursive: true });
-		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 });
-		sqlite = sqliteAdapter.query as SqliteQuery;
+		// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
+		const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
+		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });
+		sqliteAdapter.query = gate.wrap(sqliteAdapter.query);
+		backend = { kind: 'sqlite', gate, query: sqliteAdapter.query as SqliteQuery };
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
-		await sqlite('PRAGMA secure_delete = ON');
+		await backend.query('PRAGMA secure_delete = ON');
 		adapter = sqliteAdapter as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
-		kind = 'redis';
-		adapter = new KeyvRedis(storeUrl, { throwOnConnectError: true, throwOnErrors: true });
+		// Without the offline queue, a command issued while the connection is down fails at once instead of waiting
+		// to be replayed after a reconnection, long after the member was told it failed. Reconnection itself goes on.
+		const client = createClient({ url: storeUrl, disableOfflineQueue: true, socket: { reconnectStrategy: defaultReconnectStrategy } });
+		backend = { kind: 'redis', connected: () => client.isReady };
+		adapter = new KeyvRedis(client, { throwOnConnectError: true, throwOnErrors: true });
 	} else {
-		kind = 'memory';
+		backend = { kind: 'memory' };
 		logger.warn('STORE_URL is memory://: links, flags and settings are lost when the bot stops');
 	}
 	const keyv = new Keyv({ ...(adapter ? { store: adapter } : {}), namespace, throwOnErrors: true });
 	keyv.on('error', (error: unknown) => {
-		logger.error({ err: error, store: kind }, 'store error');
+		logger.error({ err: error, store: backend.kind }, 'store error');
 	});
-	const store = new Store(kind, keyv, timeoutMs, sqlite);
+	const store = new Store(backend, keyv, timeoutMs);
 	// Touch the store once so a wrong URL or an unreachable Redis fails the start, not the first member's command.
 	await store.get('settings', '__probe__').catch(async (error: unknown) => {
 		await store.close();
 		throw error;
 	});
-	logger.info({ store: kind }, 'store ready');
+	logger.info({ store: backend.kind }, 'store ready');
 	return store;
 }

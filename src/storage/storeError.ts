@@ -1,11 +1,22 @@
 import { messages } from '../answers/messages.js';
 import { VeilError } from '../answers/veilError.js';
 
-/** The store did not answer in time or failed. */
+/**
+ * The store did not answer in time or failed. `outcomeUnknown` marks a write that may still be applied (a command
+ * the store was sent but did not answer), so the member is told it may not have been saved rather than that it failed.
+ */
 export class StoreError extends VeilError {
 	override readonly name = 'StoreError';
+	readonly outcomeUnknown: boolean;
 
-	constructor(message: string, options?: { cause?: unknown }) {
-		super({ code: 'store_unavailable', message, userMessage: messages.storage.unavailable, cause: options?.cause });
+	constructor(message: string, options?: { cause?: unknown; outcomeUnknown?: boolean }) {
+		const outcomeUnknown = options?.outcomeUnknown ?? false;
+		super({
+			code: outcomeUnknown ? 'store_write_unconfirmed' : 'store_unavailable',
+			message,
+			userMessage: outcomeUnknown ? messages.storage.unconfirmedWrite : messages.storage.unavailable,
+			cause: options?.cause,
+		});
+		this.outcomeUnknown = outcomeUnknown;
 	}
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lockSqliteFile } from '../../support/sqliteLock.js';
 import { StoreError } from '../../../src/storage/storeError.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, sqlitePath, type Store } from '../../../src/storage/store.js';
@@ -85,6 +86,39 @@ describe('erasing expired records from SQLite', () => {
 			await store.close();
 		}
 		expect(readFileSync(path).toString('latin1')).not.toContain('EXPIRED-TEXT-CANARY');
+	});
+});
+
+describe('writes while another process locks the SQLite file', () => {
+	it('fail plainly while it holds the lock, and what each caller was told is what the file holds once it lets go', async () => {
+		const path = join(scratch, `${randomUUID()}.sqlite`);
+		const store = await openStore(`sqlite://${path}`, silent, { namespace: 'locked' });
+		try {
+			await store.set('accounts', 'kept', { n: 0 });
+			const lock = await lockSqliteFile(path);
+			const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+			const writes = [store.delete('accounts', 'kept'), ...keys.map((key) => store.set('accounts', key, { key }))];
+			// The lock clears while later writes are still waiting their turn or waiting on it.
+			const first = await Promise.allSettled([writes[0]]);
+			await lock.release();
+			const outcomes = [...first, ...(await Promise.allSettled(writes.slice(1)))];
+
+			expect(outcomes[0]?.status).toBe('rejected');
+			for (const outcome of outcomes) {
+				if (outcome.status === 'fulfilled') continue;
+				expect(outcome.reason).toBeInstanceOf(StoreError);
+				expect((outcome.reason as StoreError).outcomeUnknown).toBe(false);
+			}
+			const told = (index: number) => outcomes[index]?.status === 'fulfilled';
+			const expected = [told(0) ? undefined : { n: 0 }, ...keys.map((key, index) => (told(index + 1) ? { key } : undefined))];
+			// SQLite retries a busy lock at least every 100 ms: a write still waiting would land inside this window.
+			for (let round = 0; round < 10; round++) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+				expect(await store.getMany('accounts', ['kept', ...keys])).toEqual(expected);
+			}
+		} finally {
+			await store.close();
+		}
 	});
 });
 

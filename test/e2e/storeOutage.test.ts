@@ -1,0 +1,88 @@
+import type { APIUser } from 'discord-api-types/v10';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser } from '../support/discord/emulator.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { RedisServer, redisServerAvailable } from '../support/redisServer.js';
+import { lockSqliteFile } from '../support/sqliteLock.js';
+
+const ask = (harness: Harness, user: APIUser, prompt: string) =>
+	harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+
+const unlink = (harness: Harness, user: APIUser) => harness.discord.slashCommand({ name: 'unlink', user }).waitForAnswer(10_000);
+
+async function submitLink(harness: Harness, user: APIUser, email: string) {
+	await harness.discord.slashCommand({ name: 'link', user }).waitForAnswer();
+	return harness.discord.modalSubmit({ customId: 'link:submit', fields: { email, password: 'pw' }, user }).waitForAnswer(10_000);
+}
+
+describe.skipIf(!redisServerAvailable)('a write while Redis is down (a Redis of its own, restarted on its file)', () => {
+	let redis: RedisServer;
+	let harness: Harness;
+	const keeper = makeUser('keeper');
+	const newcomer = makeUser('newcomer');
+
+	beforeAll(async () => {
+		redis = await RedisServer.start();
+		harness = await startHarness({ env: { STORE_URL: redis.url } });
+		harness.upstream.addAccount('newcomer@example.com', 'pw');
+	});
+	afterAll(async () => {
+		await harness?.stop();
+		await redis?.stop();
+	});
+
+	it('fails at once with a plain answer, and is not applied when Redis is back', async () => {
+		await harness.linkMember(keeper.id);
+		expect((await ask(harness, keeper, 'before')).original?.content).toBe('Answer to: before');
+
+		await redis.halt();
+		// Not sent, so certainly not saved: the plain sentence, without the doubt of a write that was sent.
+		const unlinked = await unlink(harness, keeper);
+		expect(unlinked.original?.content).toMatch(/storage isn't answering/);
+		expect(unlinked.original?.content).not.toMatch(/may not have been saved/);
+		const linked = await submitLink(harness, newcomer, 'newcomer@example.com');
+		expect(linked.original?.content).toMatch(/storage isn't answering/);
+		expect(linked.original?.content).not.toMatch(/may not have been saved/);
+		expect(harness.upstream.requests.some((request) => request.endpoint === 'login')).toBe(true);
+
+		await redis.resume();
+		// The first read that answers comes after anything the client had held back for the reconnection.
+		await expect.poll(() => harness.bot.context.accounts.find(keeper.id).then(() => true, () => false), { timeout: 15_000 }).toBe(true);
+
+		expect((await ask(harness, keeper, 'after')).original?.content).toBe('Answer to: after');
+		expect((await ask(harness, newcomer, 'after')).original?.content).toMatch(/Link your account first/);
+	});
+});
+
+describe('a write while another process locks the SQLite file', () => {
+	let harness: Harness;
+	const member = makeUser('locked-out');
+
+	beforeAll(async () => {
+		harness = await startHarness();
+	});
+	afterAll(async () => {
+		await harness?.stop();
+	});
+
+	it('fails plainly, and an /unlink told it failed is not applied once the lock clears', async () => {
+		await harness.linkMember(member.id);
+		const lock = await lockSqliteFile(harness.sqliteFile);
+		let unlinked;
+		try {
+			unlinked = await unlink(harness, member);
+		} finally {
+			await lock.release();
+		}
+		expect(unlinked.original?.content).toMatch(/storage isn't answering/);
+		expect(unlinked.original?.content).not.toMatch(/may not have been saved/);
+
+		// A delete still waiting for the lock would go through now: SQLite retries a busy lock at least every 100 ms,
+		// so several reads spread over half a second see it if it happens.
+		for (let round = 0; round < 10; round++) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			expect(await harness.bot.context.accounts.find(member.id)).toBeDefined();
+		}
+		expect((await ask(harness, member, 'still linked?')).original?.content).toBe('Answer to: still linked?');
+	});
+});

@@ -1,0 +1,20 @@
+/**
+ * A separate process that holds an exclusive lock on a SQLite file until told to let go, as another program
+ * (a backup, an operator's sqlite3 shell) would. Usage: sqliteLockProcess.ts <path>; prints `locked` once it holds
+ * the lock, and `released` after a line on stdin made it commit.
+ */
+import KeyvSqlite from '@keyv/sqlite';
+
+const [path = ''] = process.argv.slice(2);
+const connection = new KeyvSqlite({ uri: `sqlite://${path}` });
+await connection.query('BEGIN EXCLUSIVE');
+process.stdout.write('locked\n');
+process.stdin.once('data', () => {
+	void connection
+		.query('COMMIT')
+		.then(() => connection.disconnect())
+		.then(() => {
+			process.stdout.write('released\n');
+			process.exit(0);
+		});
+});
