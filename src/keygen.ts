@@ -1,4 +1,4 @@
-import { generateEncryptionKey } from './accounts/sealTokens.js';
+import { generateEncryptionKey } from './accounts/sealing.js';
 
 // `npm run keygen`: a value for TOKEN_ENCRYPTION_KEY, and nothing else on stdout so it can be piped or captured.
 process.stdout.write(`${generateEncryptionKey()}\n`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KEY_FORMAT, parseEncryptionKey } from '../accounts/sealTokens.js';
+import { KEY_FORMAT, parseEncryptionKey } from '../accounts/sealing.js';
 
 /** The bot's configuration, parsed once from the environment. The core never reads `process.env`. */
 export interface Config {

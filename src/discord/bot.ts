@@ -81,7 +81,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		config,
 		logger,
 		accounts: new AccountRepository(store, config.tokenEncryptionKey),
-		flags: new FlagRepository(store, config.flagRetentionDays),
+		flags: new FlagRepository(store, config.flagRetentionDays, config.tokenEncryptionKey),
 		settings: new SettingsRepository(store),
 		conversations: new ConversationRepository(store, config.conversationTtlHours),
 		pendingQuestions: new PendingQuestionRepository(store),

@@ -2,41 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { KeyedLock } from '../storage/keyedLock.js';
 import type { Store } from '../storage/store.js';
+import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
-const ratingLineSchema = z.object({
-	source: z.enum(['prompt', 'reply']),
-	category: z.string(),
-	probability: z.string(),
-	blocked: z.boolean(),
-});
-
-const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
-export type FlagDecision = (typeof FLAG_DECISIONS)[number];
-
-const flagRecordSchema = z.object({
-	version: z.literal(1),
-	id: z.string(),
-	guildId: z.string(),
-	channelId: z.string(),
-	userId: z.string(),
-	/** The member's hidden-reply notice; absent when it was ephemeral (a private ask) and so cannot be replied to. */
-	noticeMessageId: z.string().optional(),
-	/** Asked with `private:true`; absent in records from before it was kept (see askedPrivately). */
-	private: z.boolean().optional(),
-	prompt: z.string().nullable(),
-	text: z.string().nullable(),
-	ratings: z.array(ratingLineSchema),
-	finishReason: z.string().optional(),
-	blockReason: z.string().optional(),
-	model: z.string(),
-	createdAt: z.string(),
-	expiresAt: z.string(),
-	/** One decision per flag: a second press finds it here and answers without acting twice. */
-	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string() }).optional(),
-});
-
-export type FlagRecord = z.infer<typeof flagRecordSchema>;
-export type NewFlag = Omit<FlagRecord, 'version' | 'id' | 'createdAt' | 'expiresAt' | 'decision'>;
+export type { FlagDecision, FlagRecord } from './storedFlag.js';
+export type NewFlag = Omit<FlagRecord, 'id' | 'createdAt' | 'expiresAt' | 'decision' | 'unopened'>;
 
 // [flag id, created at, channel id]; entries written before the channel id was kept have two items.
 const indexSchema = z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number()])]));
@@ -102,24 +71,26 @@ export class FlagRepository {
 	readonly #retentionMs: number;
 	/** How long a flag is kept, as configured (`FLAG_RETENTION_DAYS`); views say it from here. */
 	readonly retentionDays: number;
+	readonly #key: Buffer;
 	readonly #indexLocks = new KeyedLock();
 	readonly #decisionLocks = new KeyedLock();
 
-	constructor(store: Store, retentionDays: number) {
+	/** `key` is TOKEN_ENCRYPTION_KEY: it seals each flag's prompt and text (see sealFlag). */
+	constructor(store: Store, retentionDays: number, key: Buffer) {
 		this.#store = store;
 		this.#retentionMs = retentionDays * DAY_MS;
 		this.retentionDays = retentionDays;
+		this.#key = key;
 	}
 
 	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
 		const record: FlagRecord = {
 			...flag,
-			version: 1,
 			id: newFlagId(),
 			createdAt: now.toISOString(),
 			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
 		};
-		await this.#store.set('flags', `${record.guildId}:${record.id}`, record, this.#retentionMs);
+		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#key), this.#retentionMs);
 		await this.#withIndex(record.guildId, (index) => [[record.id, now.getTime(), record.channelId], ...index]);
 		return record;
 	}
@@ -127,14 +98,14 @@ export class FlagRepository {
 	/** The flag with this id in this server, or undefined (unknown, expired, or another server's). */
 	async find(guildId: string, id: string): Promise<FlagRecord | undefined> {
 		if (!FLAG_ID.test(id)) return undefined;
-		return this.#parse(await this.#store.get('flags', `${guildId}:${id}`));
+		return openFlag(await this.#store.get('flags', `${guildId}:${id}`), guildId, id, this.#key);
 	}
 
 	/** Saves a changed record, keeping its original expiry. */
 	async replace(record: FlagRecord, now = new Date()): Promise<void> {
 		const ttl = Date.parse(record.expiresAt) - now.getTime();
 		if (ttl <= 0) return;
-		await this.#store.set('flags', `${record.guildId}:${record.id}`, record, ttl);
+		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#key), ttl);
 	}
 
 	/**
@@ -161,7 +132,7 @@ export class FlagRepository {
 			const at = now ?? new Date();
 			const decided: FlagRecord = {
 				...flag,
-				...(request.kind === 'dismissed' ? { prompt: null, text: null } : {}),
+				...(request.kind === 'dismissed' ? { prompt: null, text: null, unopened: undefined } : {}),
 				decision: { kind: request.kind, by: request.by, at: at.toISOString() },
 			};
 			await this.#saveDecision(decided, at, act !== undefined);
@@ -197,7 +168,9 @@ export class FlagRepository {
 		const current = Math.min(Math.max(1, page), pageCount);
 		const slice = index.slice((current - 1) * pageSize, current * pageSize);
 		const raw = await this.#store.getMany('flags', slice.map(([id]) => `${guildId}:${id}`));
-		const flags = raw.map((value) => this.#parse(value)).filter((flag): flag is FlagRecord => flag !== undefined);
+		const flags = raw
+			.map((value, at) => openFlag(value, guildId, slice[at]?.[0] ?? '', this.#key))
+			.filter((flag): flag is FlagRecord => flag !== undefined);
 		if (flags.length < slice.length) {
 			const gone = new Set(slice.map(([id]) => id).filter((id) => !flags.some((flag) => flag.id === id)));
 			await this.#withIndex(guildId, (current) => current.filter(([id, at]) => at > cutoff && !gone.has(id)));
@@ -211,7 +184,9 @@ export class FlagRepository {
 		const learned = new Map<string, string>();
 		if (older.length > 0) {
 			const raw = await this.#store.getMany('flags', older.map(([id]) => `${guildId}:${id}`));
-			for (const flag of raw.map((value) => this.#parse(value))) if (flag) learned.set(flag.id, flag.channelId);
+			for (const flag of raw.map((value, at) => openFlag(value, guildId, older[at]?.[0] ?? '', this.#key))) {
+				if (flag) learned.set(flag.id, flag.channelId);
+			}
 		}
 		const channelOf = (entry: FlagIndex[number]) => (entry.length === 3 ? entry[2] : learned.get(entry[0]));
 		const allowed = await keep([...new Set(index.map(channelOf).filter((id): id is string => id !== undefined))]);
@@ -231,10 +206,5 @@ export class FlagRepository {
 			const updated = change(await this.#readIndex(guildId)).slice(0, INDEX_LIMIT);
 			await this.#store.set('flag-index', guildId, updated, this.#retentionMs);
 		});
-	}
-
-	#parse(raw: unknown): FlagRecord | undefined {
-		const parsed = flagRecordSchema.safeParse(raw);
-		return parsed.success ? parsed.data : undefined;
 	}
 }

@@ -118,7 +118,9 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 			},
 		);
 	const files: AttachmentBuilder[] = [];
-	if (flag.prompt === null || flag.text === null) {
+	if (flag.unopened !== undefined) {
+		embed.setDescription('*The prompt and the reply cannot be read: they were sealed with a key Veil no longer has.*');
+	} else if (flag.prompt === null || flag.text === null) {
 		embed.setDescription('*The prompt and the reply were erased when this flag was dismissed.*');
 	} else {
 		const prompt = preview(flag.prompt, PROMPT_PREVIEW);

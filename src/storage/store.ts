@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
 import KeyvRedis, { createClient, defaultReconnectStrategy } from '@keyv/redis';
+import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
 import type { Logger } from '../logging/logger.js';
@@ -123,7 +123,7 @@ export function sqlitePath(storeUrl: string): string {
 	return resolve(storeUrl.slice('sqlite://'.length));
 }
 
-/** Opens the store named by STORE_URL, creating the SQLite file's directory when needed. */
+/** Opens the store named by STORE_URL, creating the SQLite file (private to Veil's user) and its directory when needed. */
 export async function openStore(storeUrl: string, logger: Logger, options: StoreOptions = {}): Promise<Store> {
 	const namespace = options.namespace ?? 'veil';
 	const timeoutMs = options.operationTimeoutMs ?? 1000;
@@ -131,7 +131,7 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 	let adapter: KeyvStoreAdapter | undefined;
 	if (storeUrl.startsWith('sqlite://')) {
 		const path = sqlitePath(storeUrl);
-		mkdirSync(dirname(path), { recursive: true });
+		prepareSqliteFile(path, logger);
 		// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
 		const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
 		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });

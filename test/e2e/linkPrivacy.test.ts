@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
+import { freshServer, makeFlag, readable, viewFlag } from '../support/moderation.js';
 
 const PASSWORD = 'CANARY-pa55word-7f3a9e';
 const ACCESS = 'CANARY-access-token-51c2';
@@ -85,4 +86,18 @@ it('keeps interaction tokens and model text out of the logs when Discord refuses
 	expect(logged).toContain('Invalid Form Body');
 	expect(logged).not.toContain(handle.token);
 	expect(logged).not.toContain('MODEL-TEXT-CANARY');
+});
+
+it('keeps a hidden answer in the store only sealed, where moderators still read it, in a file only Veil can open', async () => {
+	const { member, moderator } = freshServer(harness());
+	const flag = await makeFlag(harness(), member, { prompt: 'PROMPT-CANARY-3c1d', text: 'HELD-TEXT-CANARY-a9e4' });
+	const view = await viewFlag(harness(), moderator, flag.id);
+	expect(readable(view)).toContain('PROMPT-CANARY-3c1d');
+	expect(readable(view)).toContain('HELD-TEXT-CANARY-a9e4');
+
+	expect(sqliteBytes()).toContain(flag.id);
+	expect(sqliteBytes()).not.toContain('PROMPT-CANARY');
+	expect(sqliteBytes()).not.toContain('HELD-TEXT-CANARY');
+	expect(statSync(harness().sqliteFile).mode & 0o777).toBe(0o600);
+	expect(statSync(dirname(harness().sqliteFile)).mode & 0o777).toBe(0o700);
 });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SealError } from '../../../src/accounts/sealError.js';
-import { generateEncryptionKey, openTokens, parseEncryptionKey, sealTokens } from '../../../src/accounts/sealTokens.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { openTokens, sealTokens } from '../../../src/accounts/sealTokens.js';
 
 const key = parseEncryptionKey(generateEncryptionKey());
 const otherKey = parseEncryptionKey(generateEncryptionKey());

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { askedPrivately, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
@@ -10,6 +11,8 @@ const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const KEY = parseEncryptionKey(generateEncryptionKey());
+const OTHER_KEY = parseEncryptionKey(generateEncryptionKey());
 const GUILD = '100000000000000001';
 const OTHER_GUILD = '100000000000000002';
 const OPEN_CHANNEL = '200000000000000001';
@@ -30,22 +33,25 @@ function newFlag(overrides: Partial<NewFlag> = {}): NewFlag {
 	};
 }
 
-const stores = [
+const stores: Array<[string, () => string]> = [
 	['memory', () => 'memory://'],
 	['sqlite', () => `sqlite://${join(dir, `flags-${Math.random().toString(36).slice(2)}.sqlite`)}`],
-] as const;
+];
+if (process.env.REDIS_URL) stores.push(['redis', () => process.env.REDIS_URL as string]);
 
 describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	let store: Store;
+	let url: string;
 	beforeEach(async () => {
-		store = await openStore(storeUrl(), logger, { operationTimeoutMs: 5000 });
+		url = storeUrl();
+		store = await openStore(url, logger, { operationTimeoutMs: 5000, namespace: `flags-${Math.random().toString(36).slice(2)}` });
 	});
 	afterEach(async () => {
 		await store.close();
 	});
 
 	it('keeps every index entry when 50 flags are created at once', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const created = await Promise.all(Array.from({ length: 50 }, (_, n) => flags.create(newFlag({ prompt: `prompt ${n}` }))));
 		const listed = [];
 		for (let page = 1; page <= 5; page += 1) listed.push(...(await flags.list(GUILD, page, 10)).flags);
@@ -55,7 +61,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('lists newest first, ten a page, and clamps the page number', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		for (let n = 0; n < 25; n += 1) await flags.create(newFlag({ prompt: `prompt ${n}` }), new Date(start + n * 1000));
 		const now = new Date(start + 60_000);
@@ -69,7 +75,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('scopes flags to their server: another server neither finds nor lists them', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const flag = await flags.create(newFlag());
 		expect(await flags.find(GUILD, flag.id)).toMatchObject({ id: flag.id, text: 'a held answer' });
 		expect(await flags.find(OTHER_GUILD, flag.id)).toBeUndefined();
@@ -79,7 +85,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('records one decision per flag, even when two presses arrive together', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const flag = await flags.create(newFlag());
 		let acted = 0;
 		const act = async () => {
@@ -100,7 +106,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('dismissing erases the prompt and the text and keeps the rest', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const flag = await flags.create(newFlag());
 		const outcome = await flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '501' });
 		expect(outcome).toMatchObject({ kind: 'decided', flag: { prompt: null, text: null, decision: { kind: 'dismissed' } } });
@@ -110,7 +116,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('records nothing when the action fails, so the flag can be decided later', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const flag = await flags.create(newFlag());
 		await expect(
 			flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone'))),
@@ -120,7 +126,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('forgets flags after the retention period', async () => {
-		const flags = new FlagRepository(store, 0.3 / 86_400);
+		const flags = new FlagRepository(store, 0.3 / 86_400, KEY);
 		const flag = await flags.create(newFlag());
 		expect((await flags.list(GUILD, 1)).total).toBe(1);
 		await new Promise((resolve) => setTimeout(resolve, 450));
@@ -130,7 +136,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('lists, counts and pages only the flags of the channels the filter keeps', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		const open: string[] = [];
 		for (let n = 0; n < 14; n += 1) {
@@ -154,7 +160,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('filters index entries written before they carried the channel, by reading their records', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }));
 		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }));
 		const index = (await store.get('flag-index', GUILD)) as Array<[string, number, string?]>;
@@ -165,8 +171,50 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([staff.id, open.id]);
 	});
 
+	it('stores the prompt and the text only sealed, and a dismissal leaves neither anywhere in the store', async () => {
+		const flags = new FlagRepository(store, 30, KEY);
+		const flag = await flags.create(newFlag({ prompt: 'PROMPT-CANARY-7f3e', text: 'TEXT-CANARY-91ac' }));
+		const raw = JSON.stringify(await store.get('flags', `${GUILD}:${flag.id}`));
+		expect(raw).not.toContain('CANARY');
+		expect(raw).toContain(flag.userId);
+		expect(await flags.find(GUILD, flag.id)).toMatchObject({ prompt: 'PROMPT-CANARY-7f3e', text: 'TEXT-CANARY-91ac' });
+		const inFile = () => (url.startsWith('sqlite://') ? readFileSync(url.slice('sqlite://'.length)).toString('latin1') : '');
+		expect(inFile()).not.toContain('CANARY');
+		await flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '501' });
+		expect(JSON.stringify(await store.get('flags', `${GUILD}:${flag.id}`))).toMatch(/"sealed":null/);
+		expect(inFile()).not.toContain('CANARY');
+	});
+
+	it('does not open a flag copied under another id, nor one sealed with another key, but lists it and keeps its content', async () => {
+		const flags = new FlagRepository(store, 30, KEY);
+		const flag = await flags.create(newFlag());
+		const copied = await flags.create(newFlag({ prompt: 'other', text: 'other' }));
+		await store.set('flags', `${GUILD}:${copied.id}`, await store.get('flags', `${GUILD}:${flag.id}`));
+		expect(await flags.find(GUILD, copied.id)).toMatchObject({ prompt: null, text: null, unopened: expect.any(String) });
+
+		const stranger = new FlagRepository(store, 30, OTHER_KEY);
+		const unreadable = await stranger.find(GUILD, flag.id);
+		expect(unreadable).toMatchObject({ id: flag.id, userId: flag.userId, prompt: null, text: null });
+		expect(unreadable?.unopened).toEqual(expect.any(String));
+		expect((await stranger.list(GUILD, 1)).flags.map((listed) => listed.id)).toContain(flag.id);
+		// A decision on it keeps the sealed content, which the right key still opens.
+		await stranger.decide(GUILD, flag.id, { kind: 'reviewed', by: '501' });
+		expect(await flags.find(GUILD, flag.id)).toMatchObject({ text: 'a held answer', decision: { kind: 'reviewed' } });
+	});
+
+	it('reads a flag stored in plain before flags were sealed, and seals it when it is next saved', async () => {
+		const flags = new FlagRepository(store, 30, KEY);
+		const { version: _version, sealed: _sealed, ...metadata } = (await store.get('flags', `${GUILD}:${(await flags.create(newFlag())).id}`)) as Record<string, unknown>;
+		const legacy = { ...metadata, version: 1, prompt: 'OLD-PROMPT', text: 'OLD-TEXT' };
+		await store.set('flags', `${GUILD}:${String(metadata.id)}`, legacy);
+		expect(await flags.find(GUILD, String(metadata.id))).toMatchObject({ prompt: 'OLD-PROMPT', text: 'OLD-TEXT' });
+		await flags.decide(GUILD, String(metadata.id), { kind: 'reviewed', by: '501' });
+		expect(JSON.stringify(await store.get('flags', `${GUILD}:${String(metadata.id)}`))).not.toContain('OLD-');
+		expect(await flags.find(GUILD, String(metadata.id))).toMatchObject({ prompt: 'OLD-PROMPT', text: 'OLD-TEXT' });
+	});
+
 	it('drops index entries whose record is gone', async () => {
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		const kept = await flags.create(newFlag());
 		const gone = await flags.create(newFlag());
 		await store.delete('flags', `${GUILD}:${gone.id}`);
@@ -195,7 +243,7 @@ describe('flag ids', () => {
 
 	it('does not look up malformed ids in the store', async () => {
 		const store = await openStore('memory://', logger);
-		const flags = new FlagRepository(store, 30);
+		const flags = new FlagRepository(store, 30, KEY);
 		expect(await flags.find(GUILD, '../settings')).toBeUndefined();
 		expect(await flags.find(GUILD, '')).toBeUndefined();
 		await store.close();

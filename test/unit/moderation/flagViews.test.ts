@@ -19,7 +19,6 @@ const MODERATOR = '600000000000000001';
 
 function flag(overrides: Partial<FlagRecord> = {}): FlagRecord {
 	return {
-		version: 1,
 		id: 'abcdefghjk',
 		guildId: GUILD,
 		channelId: '200000000000000001',
@@ -146,6 +145,13 @@ describe('flagViewMessage', () => {
 	it('keeps model text inside its code block', () => {
 		const description = embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }), FLAGGED_PREFIXES)).description ?? '';
 		expect(description.match(/```/g)).toHaveLength(4);
+	});
+
+	it('says when the prompt and the reply were sealed with a key Veil no longer has', () => {
+		const unreadable = flagViewMessage(flag({ prompt: null, text: null, unopened: 'v1.a.b.c' }), FLAGGED_PREFIXES);
+		expect(embedText(embedOf(unreadable))).toContain('cannot be read');
+		expect(embedText(embedOf(unreadable))).not.toContain('erased');
+		expect(embedText(embedOf(unreadable))).not.toContain('v1.a.b.c');
 	});
 
 	it('shows a decided flag with its decision and without buttons; a dismissed one without its text', () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -119,6 +119,45 @@ describe('writes while another process locks the SQLite file', () => {
 		} finally {
 			await store.close();
 		}
+	});
+});
+
+describe('who may read the SQLite file', () => {
+	const mode = (path: string) => statSync(path).mode & 0o777;
+
+	it('creates missing directories 0700 and the file 0600', async () => {
+		const top = join(scratch, randomUUID());
+		const path = join(top, 'inner/bot.sqlite');
+		const store = await openStore(`sqlite://${path}`, silent);
+		await store.set('settings', 'x', { y: 1 });
+		await store.close();
+		expect(mode(top)).toBe(0o700);
+		expect(mode(join(top, 'inner'))).toBe(0o700);
+		expect(mode(path)).toBe(0o600);
+	});
+
+	it('narrows an existing file, and a directory that holds only the store, made readable before', async () => {
+		const directory = join(scratch, randomUUID());
+		const path = join(directory, 'bot.sqlite');
+		await (await openStore(`sqlite://${path}`, silent)).close();
+		chmodSync(directory, 0o755);
+		chmodSync(path, 0o644);
+		await (await openStore(`sqlite://${path}`, silent)).close();
+		expect(mode(directory)).toBe(0o700);
+		expect(mode(path)).toBe(0o600);
+	});
+
+	it('leaves a shared directory as it is and says so, the file still 0600', async () => {
+		const directory = join(scratch, randomUUID());
+		mkdirSync(directory, { mode: 0o755 });
+		chmodSync(directory, 0o755);
+		writeFileSync(join(directory, 'notes.txt'), 'not Veil\'s');
+		const lines: string[] = [];
+		const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+		await (await openStore(`sqlite://${join(directory, 'bot.sqlite')}`, logger)).close();
+		expect(mode(directory)).toBe(0o755);
+		expect(mode(join(directory, 'bot.sqlite'))).toBe(0o600);
+		expect(lines.some((line) => JSON.parse(line).level === 40 && /directory can be listed/.test(line))).toBe(true);
 	});
 });
 

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { seal, unseal } from '../accounts/sealing.js';
+
+const ratingLineSchema = z.object({
+	source: z.enum(['prompt', 'reply']),
+	category: z.string(),
+	probability: z.string(),
+	blocked: z.boolean(),
+});
+
+const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
+export type FlagDecision = (typeof FLAG_DECISIONS)[number];
+
+/** Everything about a flag but the prompt and the text: kept in plain so flags can be listed without opening them. */
+const flagMetadataSchema = z.object({
+	id: z.string(),
+	guildId: z.string(),
+	channelId: z.string(),
+	userId: z.string(),
+	/** The member's hidden-reply notice; absent when it was ephemeral (a private ask) and so cannot be replied to. */
+	noticeMessageId: z.string().optional(),
+	/** Asked with `private:true`; absent in records from before it was kept (see askedPrivately). */
+	private: z.boolean().optional(),
+	ratings: z.array(ratingLineSchema),
+	finishReason: z.string().optional(),
+	blockReason: z.string().optional(),
+	model: z.string(),
+	createdAt: z.string(),
+	expiresAt: z.string(),
+	/** One decision per flag: a second press finds it here and answers without acting twice. */
+	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string() }).optional(),
+});
+
+/** A flag as the bot works with it: the prompt and the text opened (null once erased). */
+export type FlagRecord = z.infer<typeof flagMetadataSchema> & {
+	prompt: string | null;
+	text: string | null;
+	/** Sealed content that did not open (sealed with a key Veil no longer has); kept as it is, shown as unreadable. */
+	unopened?: string;
+};
+
+const storedFlagSchema = z.discriminatedUnion('version', [
+	/** The prompt and the text sealed together with TOKEN_ENCRYPTION_KEY; null once erased. */
+	flagMetadataSchema.extend({ version: z.literal(2), sealed: z.string().nullable() }),
+	/** Written before flags were sealed: still read, sealed when next saved, and otherwise gone when it expires. */
+	flagMetadataSchema.extend({ version: z.literal(1), prompt: z.string().nullable(), text: z.string().nullable() }),
+]);
+
+const contentSchema = z.object({ prompt: z.string().nullable(), text: z.string().nullable() });
+
+// "flag:" keeps a flag's associated data apart from a member's (a bare user id), so neither opens as the other.
+const associatedData = (guildId: string, id: string) => `flag:${guildId}:${id}`;
+
+/**
+ * The stored form of a flag: its prompt and text sealed with the server and flag id as associated data, so the store
+ * (its file, its journal, Redis's persistence) never holds them in plain, and a dismissed or expired flag leaves
+ * only ciphertext behind.
+ */
+export function sealFlag(record: FlagRecord, key: Buffer): z.infer<typeof storedFlagSchema> {
+	const { prompt, text, unopened, ...metadata } = record;
+	const erased = prompt === null && text === null;
+	const sealed = unopened ?? (erased ? null : seal(JSON.stringify({ prompt, text }), associatedData(record.guildId, record.id), key));
+	return { ...metadata, version: 2, sealed };
+}
+
+/**
+ * Reads a stored flag found under `guildId` and `id`, or undefined when it is not a flag. Content that does not open
+ * (another key, or copied under another id) leaves the flag listed with its prompt and text unreadable.
+ */
+export function openFlag(raw: unknown, guildId: string, id: string, key: Buffer): FlagRecord | undefined {
+	const parsed = storedFlagSchema.safeParse(raw);
+	if (!parsed.success) return undefined;
+	const stored = parsed.data;
+	if (stored.version === 1) {
+		const { version: _version, ...legacy } = stored;
+		return legacy;
+	}
+	const { version: _version, sealed, ...metadata } = stored;
+	if (sealed === null) return { ...metadata, prompt: null, text: null };
+	try {
+		const content = contentSchema.parse(JSON.parse(unseal(sealed, associatedData(guildId, id), key)));
+		return { ...metadata, ...content };
+	} catch {
+		return { ...metadata, prompt: null, text: null, unopened: sealed };
+	}
+}
