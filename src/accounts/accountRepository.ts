@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { LinkedCredentials } from './credentials.js';
 import { SealError } from './sealError.js';
 import { maskEmail } from './maskEmail.js';
-import { openTokens, sealTokens } from './sealTokens.js';
+import { openTokensWithKeyring, sealTokens } from './sealTokens.js';
+import type { Keyring } from './sealing.js';
+import type { Logger } from '../logging/logger.js';
+import { KeyedLock } from '../storage/keyedLock.js';
 import type { Store } from '../storage/store.js';
 
 const accountRecordSchema = z.object({
@@ -19,48 +22,78 @@ export interface LinkedAccount {
 	readonly linkedAt: Date;
 }
 
+type AccountRecord = z.infer<typeof accountRecordSchema>;
+
 /**
  * Each member's link, stored under their Discord user id. The tokens are sealed with the user id as associated
  * data, so a record copied to another id does not open; the email is kept only masked; the password never.
+ *
+ * During a key rotation a link sealed with the previous key still opens, and is sealed again with the current key
+ * the first time it is used. Changes to one member's link run one at a time, so that re-sealing cannot bring back a
+ * link the member has just removed (in this process; see FlagRepository on several processes).
  */
 export class AccountRepository {
 	readonly #store: Store;
-	readonly #key: Buffer;
+	readonly #keys: Keyring;
+	readonly #logger: Logger;
+	readonly #locks = new KeyedLock();
 
-	constructor(store: Store, key: Buffer) {
+	constructor(store: Store, keys: Keyring, logger: Logger) {
 		this.#store = store;
-		this.#key = key;
+		this.#keys = keys;
+		this.#logger = logger;
 	}
 
 	/** The member's link, or undefined. Throws SealError when the stored record does not open. */
 	async find(userId: string): Promise<LinkedAccount | undefined> {
-		const raw = await this.#store.get('accounts', userId);
-		if (raw === undefined) return undefined;
-		const parsed = accountRecordSchema.safeParse(raw);
-		if (!parsed.success) throw new SealError('stored link record is not in the expected shape');
-		const record = parsed.data;
-		return {
-			credentials: openTokens(record.sealedTokens, userId, this.#key),
-			maskedEmail: record.maskedEmail,
-			linkedAt: new Date(record.linkedAt),
-		};
+		const record = await this.#read(userId);
+		if (record === undefined) return undefined;
+		const { credentials, stale } = openTokensWithKeyring(record.sealedTokens, userId, this.#keys);
+		if (stale) await this.#reseal(userId, record, credentials);
+		return { credentials, maskedEmail: record.maskedEmail, linkedAt: new Date(record.linkedAt) };
 	}
 
 	/** Replaces the member's link; returns the masked email that was stored. */
 	async save(userId: string, email: string, credentials: LinkedCredentials, now = new Date()): Promise<string> {
 		const maskedEmail = maskEmail(email);
-		const record: z.infer<typeof accountRecordSchema> = {
+		const record: AccountRecord = {
 			version: 1,
-			sealedTokens: sealTokens(credentials, userId, this.#key),
+			sealedTokens: sealTokens(credentials, userId, this.#keys.current),
 			maskedEmail,
 			linkedAt: now.toISOString(),
 		};
-		await this.#store.set('accounts', userId, record);
+		await this.#locks.run(userId, () => this.#store.set('accounts', userId, record));
 		return maskedEmail;
 	}
 
 	/** Erases the member's link; true when there was one. */
 	remove(userId: string): Promise<boolean> {
-		return this.#store.delete('accounts', userId);
+		return this.#locks.run(userId, () => this.#store.delete('accounts', userId));
+	}
+
+	async #read(userId: string): Promise<AccountRecord | undefined> {
+		const raw = await this.#store.get('accounts', userId);
+		if (raw === undefined) return undefined;
+		const parsed = accountRecordSchema.safeParse(raw);
+		if (!parsed.success) throw new SealError('stored link record is not in the expected shape');
+		return parsed.data;
+	}
+
+	/**
+	 * Seals a link opened with the previous key again with the current one, if it is still the record that was read.
+	 * A failure is only logged: the member's ask goes on with the tokens already opened, and the next use tries again.
+	 */
+	async #reseal(userId: string, read: AccountRecord, credentials: LinkedCredentials): Promise<void> {
+		try {
+			const resealed = await this.#locks.run(userId, async () => {
+				const now = await this.#read(userId);
+				if (now?.sealedTokens !== read.sealedTokens) return false;
+				await this.#store.set('accounts', userId, { ...now, sealedTokens: sealTokens(credentials, userId, this.#keys.current) });
+				return true;
+			});
+			if (resealed) this.#logger.info('a link sealed with the previous key was sealed again with the current key');
+		} catch (error) {
+			this.#logger.warn({ err: error }, 'sealing a link again with the current key failed; it still opens with the previous key');
+		}
 	}
 }

@@ -1,6 +1,6 @@
 import type { LinkedCredentials } from './credentials.js';
 import { SealError } from './sealError.js';
-import { seal, unseal } from './sealing.js';
+import { seal, unseal, unsealWithKeyring, type Keyring } from './sealing.js';
 
 /**
  * Seals a member's tokens for storage (see `seal`), with the Discord user id as associated data, so a record copied
@@ -22,6 +22,17 @@ export function sealTokens(tokens: LinkedCredentials, userId: string, key: Buffe
  */
 export function openTokens(sealed: string, userId: string, key: Buffer): LinkedCredentials {
 	return parsePlaintext(unseal(sealed, userId, key));
+}
+
+/**
+ * Opens sealed tokens with the current key, else the previous one; `stale` says they should be sealed again with
+ * the current key.
+ *
+ * @throws SealError as `openTokens` does, when no key opens them
+ */
+export function openTokensWithKeyring(sealed: string, userId: string, keys: Keyring): { credentials: LinkedCredentials; stale: boolean } {
+	const { plaintext, stale } = unsealWithKeyring(sealed, userId, keys);
+	return { credentials: parsePlaintext(plaintext), stale };
 }
 
 function parsePlaintext(plaintext: string): LinkedCredentials {

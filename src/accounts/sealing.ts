@@ -63,6 +63,27 @@ export function unseal(sealed: string, associatedData: string, key: Buffer): str
 	}
 }
 
+/** The sealing keys: `current` seals and opens; `previous`, during a rotation, only opens what it sealed. */
+export interface Keyring {
+	readonly current: Buffer;
+	readonly previous?: Buffer | undefined;
+}
+
+/**
+ * Opens with the current key, else with the previous one. `stale` says the previous key opened it, so the caller
+ * can seal it again with the current one.
+ *
+ * @throws SealError as `unseal` does, when no key opens it
+ */
+export function unsealWithKeyring(sealed: string, associatedData: string, keys: Keyring): { plaintext: string; stale: boolean } {
+	try {
+		return { plaintext: unseal(sealed, associatedData, keys.current), stale: false };
+	} catch (error) {
+		if (!keys.previous || !(error instanceof SealError)) throw error;
+		return { plaintext: unseal(sealed, associatedData, keys.previous), stale: true };
+	}
+}
+
 /**
  * Reads `TOKEN_ENCRYPTION_KEY`: 32 bytes in standard base64, surrounding whitespace ignored.
  *

@@ -14,6 +14,8 @@ export interface Config {
 	readonly authBaseUrl: string;
 	readonly authPathPrefix: string;
 	readonly tokenEncryptionKey: Buffer;
+	/** The key before the last rotation: it still opens what it sealed, and nothing is sealed with it. */
+	readonly tokenEncryptionKeyPrevious: Buffer | undefined;
 	readonly storeUrl: string;
 	readonly requireLink: boolean;
 	readonly flagRetentionDays: number;
@@ -50,6 +52,15 @@ const requiredText = (what: string) => z.string({ error: what }).trim().min(1, w
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((v) => ['true', '1', 'yes'].includes(v));
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
 
+const encryptionKey = z.string({ error: KEY_FORMAT }).transform((value, ctx) => {
+	try {
+		return parseEncryptionKey(value);
+	} catch {
+		ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
+		return z.NEVER;
+	}
+});
+
 const environmentSchema = z.object({
 	DISCORD_TOKEN: requiredText('the bot token from the Developer Portal'),
 	DISCORD_APPLICATION_ID: optional(snowflake),
@@ -63,14 +74,8 @@ const environmentSchema = z.object({
 	AUTH_PATH_PREFIX: z
 		.string({ error: 'one path segment, like `acme`' })
 		.regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
-	TOKEN_ENCRYPTION_KEY: z.string({ error: KEY_FORMAT }).transform((value, ctx) => {
-		try {
-			return parseEncryptionKey(value);
-		} catch {
-			ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
-			return z.NEVER;
-		}
-	}),
+	TOKEN_ENCRYPTION_KEY: encryptionKey,
+	TOKEN_ENCRYPTION_KEY_PREVIOUS: optional(encryptionKey),
 	STORE_URL: withDefault(
 		z.string().regex(/^(sqlite:\/\/.+|rediss?:\/\/.+|memory:\/\/)$/, 'sqlite://PATH, redis://HOST:PORT or memory://'),
 		'sqlite://data/bot.sqlite',
@@ -107,6 +112,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		authBaseUrl: e.AUTH_BASE_URL,
 		authPathPrefix: e.AUTH_PATH_PREFIX,
 		tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
+		tokenEncryptionKeyPrevious: e.TOKEN_ENCRYPTION_KEY_PREVIOUS,
 		storeUrl: e.STORE_URL,
 		requireLink: e.REQUIRE_LINK,
 		flagRetentionDays: e.FLAG_RETENTION_DAYS,

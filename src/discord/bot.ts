@@ -77,11 +77,12 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		},
 		allowedMentions: NO_MENTIONS,
 	});
+	const keys = { current: config.tokenEncryptionKey, previous: config.tokenEncryptionKeyPrevious };
 	const context: BotContext = {
 		config,
 		logger,
-		accounts: new AccountRepository(store, config.tokenEncryptionKey),
-		flags: new FlagRepository(store, config.flagRetentionDays, config.tokenEncryptionKey),
+		accounts: new AccountRepository(store, keys, logger),
+		flags: new FlagRepository(store, config.flagRetentionDays, keys),
 		settings: new SettingsRepository(store),
 		conversations: new ConversationRepository(store, config.conversationTtlHours),
 		pendingQuestions: new PendingQuestionRepository(store),

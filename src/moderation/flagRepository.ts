@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { KeyedLock } from '../storage/keyedLock.js';
+import type { Keyring } from '../accounts/sealing.js';
 import type { Store } from '../storage/store.js';
 import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
@@ -71,16 +72,16 @@ export class FlagRepository {
 	readonly #retentionMs: number;
 	/** How long a flag is kept, as configured (`FLAG_RETENTION_DAYS`); views say it from here. */
 	readonly retentionDays: number;
-	readonly #key: Buffer;
+	readonly #keys: Keyring;
 	readonly #indexLocks = new KeyedLock();
 	readonly #decisionLocks = new KeyedLock();
 
-	/** `key` is TOKEN_ENCRYPTION_KEY: it seals each flag's prompt and text (see sealFlag). */
-	constructor(store: Store, retentionDays: number, key: Buffer) {
+	/** `keys` are TOKEN_ENCRYPTION_KEY (and its previous one): they seal each flag's prompt and text (see sealFlag). */
+	constructor(store: Store, retentionDays: number, keys: Keyring) {
 		this.#store = store;
 		this.#retentionMs = retentionDays * DAY_MS;
 		this.retentionDays = retentionDays;
-		this.#key = key;
+		this.#keys = keys;
 	}
 
 	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
@@ -90,7 +91,7 @@ export class FlagRepository {
 			createdAt: now.toISOString(),
 			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
 		};
-		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#key), this.#retentionMs);
+		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), this.#retentionMs);
 		await this.#withIndex(record.guildId, (index) => [[record.id, now.getTime(), record.channelId], ...index]);
 		return record;
 	}
@@ -98,14 +99,14 @@ export class FlagRepository {
 	/** The flag with this id in this server, or undefined (unknown, expired, or another server's). */
 	async find(guildId: string, id: string): Promise<FlagRecord | undefined> {
 		if (!FLAG_ID.test(id)) return undefined;
-		return openFlag(await this.#store.get('flags', `${guildId}:${id}`), guildId, id, this.#key);
+		return openFlag(await this.#store.get('flags', `${guildId}:${id}`), guildId, id, this.#keys);
 	}
 
 	/** Saves a changed record, keeping its original expiry. */
 	async replace(record: FlagRecord, now = new Date()): Promise<void> {
 		const ttl = Date.parse(record.expiresAt) - now.getTime();
 		if (ttl <= 0) return;
-		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#key), ttl);
+		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), ttl);
 	}
 
 	/**
@@ -169,7 +170,7 @@ export class FlagRepository {
 		const slice = index.slice((current - 1) * pageSize, current * pageSize);
 		const raw = await this.#store.getMany('flags', slice.map(([id]) => `${guildId}:${id}`));
 		const flags = raw
-			.map((value, at) => openFlag(value, guildId, slice[at]?.[0] ?? '', this.#key))
+			.map((value, at) => openFlag(value, guildId, slice[at]?.[0] ?? '', this.#keys))
 			.filter((flag): flag is FlagRecord => flag !== undefined);
 		if (flags.length < slice.length) {
 			const gone = new Set(slice.map(([id]) => id).filter((id) => !flags.some((flag) => flag.id === id)));
@@ -184,7 +185,7 @@ export class FlagRepository {
 		const learned = new Map<string, string>();
 		if (older.length > 0) {
 			const raw = await this.#store.getMany('flags', older.map(([id]) => `${guildId}:${id}`));
-			for (const flag of raw.map((value, at) => openFlag(value, guildId, older[at]?.[0] ?? '', this.#key))) {
+			for (const flag of raw.map((value, at) => openFlag(value, guildId, older[at]?.[0] ?? '', this.#keys))) {
 				if (flag) learned.set(flag.id, flag.channelId);
 			}
 		}

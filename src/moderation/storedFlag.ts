@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seal, unseal } from '../accounts/sealing.js';
+import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
 
 const ratingLineSchema = z.object({
 	source: z.enum(['prompt', 'reply']),
@@ -56,18 +56,19 @@ const associatedData = (guildId: string, id: string) => `flag:${guildId}:${id}`;
  * (its file, its journal, Redis's persistence) never holds them in plain, and a dismissed or expired flag leaves
  * only ciphertext behind.
  */
-export function sealFlag(record: FlagRecord, key: Buffer): z.infer<typeof storedFlagSchema> {
+export function sealFlag(record: FlagRecord, keys: Keyring): z.infer<typeof storedFlagSchema> {
 	const { prompt, text, unopened, ...metadata } = record;
 	const erased = prompt === null && text === null;
-	const sealed = unopened ?? (erased ? null : seal(JSON.stringify({ prompt, text }), associatedData(record.guildId, record.id), key));
+	const sealed = unopened ?? (erased ? null : seal(JSON.stringify({ prompt, text }), associatedData(record.guildId, record.id), keys.current));
 	return { ...metadata, version: 2, sealed };
 }
 
 /**
- * Reads a stored flag found under `guildId` and `id`, or undefined when it is not a flag. Content that does not open
- * (another key, or copied under another id) leaves the flag listed with its prompt and text unreadable.
+ * Reads a stored flag found under `guildId` and `id`, or undefined when it is not a flag. Content sealed with the
+ * previous key opens too (and is sealed with the current one when the flag is next saved); content that does not
+ * open (another key, or copied under another id) leaves the flag listed with its prompt and text unreadable.
  */
-export function openFlag(raw: unknown, guildId: string, id: string, key: Buffer): FlagRecord | undefined {
+export function openFlag(raw: unknown, guildId: string, id: string, keys: Keyring): FlagRecord | undefined {
 	const parsed = storedFlagSchema.safeParse(raw);
 	if (!parsed.success) return undefined;
 	const stored = parsed.data;
@@ -78,7 +79,7 @@ export function openFlag(raw: unknown, guildId: string, id: string, key: Buffer)
 	const { version: _version, sealed, ...metadata } = stored;
 	if (sealed === null) return { ...metadata, prompt: null, text: null };
 	try {
-		const content = contentSchema.parse(JSON.parse(unseal(sealed, associatedData(guildId, id), key)));
+		const content = contentSchema.parse(JSON.parse(unsealWithKeyring(sealed, associatedData(guildId, id), keys).plaintext));
 		return { ...metadata, ...content };
 	} catch {
 		return { ...metadata, prompt: null, text: null, unopened: sealed };

@@ -24,15 +24,16 @@ export interface Harness {
 	readonly upstream: UpstreamStandIn;
 	/** The running bot; replaced by restartBot(). */
 	readonly bot: RunningBot;
+	/** The configuration of the running bot; replaced by restartBot(changes). */
 	readonly config: Config;
-	/** The whole environment the bot was configured from, for starting `src/main.ts` as a process. */
+	/** The whole environment the running bot was configured from, for starting `src/main.ts` as a process. */
 	readonly env: Record<string, string>;
 	/** Every log line the bot wrote, as raw JSON text. */
 	readonly logs: string[];
 	/** The SQLite file the bot stores into (unless STORE_URL was overridden). */
 	readonly sqliteFile: string;
-	/** Stops the bot and starts a fresh one on the same store, emulator and stand-in. */
-	restartBot(): Promise<void>;
+	/** Stops the bot and starts a fresh one on the same store, emulator and stand-in; `changes` alter its environment. */
+	restartBot(changes?: Record<string, string>): Promise<void>;
 	/** Links a member directly in the store, as a successful /link would. */
 	linkMember(userId: string, credentials?: LinkedCredentials, email?: string): Promise<void>;
 	stop(): Promise<void>;
@@ -89,8 +90,9 @@ export async function startTestServices(envOverrides: Record<string, string> = {
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
 	const services = await startTestServices(options.env);
-	const { discord, upstream, env, sqliteFile } = services;
-	const config = parseConfig(env);
+	const { discord, upstream, sqliteFile } = services;
+	let env = services.env;
+	let config = parseConfig(env);
 	const logs: string[] = [];
 	const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(line) });
 	const registry = buildRegistry(commandModules);
@@ -108,12 +110,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 		get bot() {
 			return bot;
 		},
-		config,
-		env,
+		get config() {
+			return config;
+		},
+		get env() {
+			return env;
+		},
 		logs,
 		sqliteFile,
-		async restartBot() {
+		async restartBot(changes = {}) {
 			await bot.stop();
+			env = { ...env, ...changes };
+			config = parseConfig(env);
 			bot = await launch();
 		},
 		async linkMember(userId, credentials = { accessToken: `access-${userId}`, sessionToken: `session-${userId}` }, email = 'member@example.com') {

@@ -10,11 +10,11 @@ export interface SqliteLock {
 }
 
 /**
- * Locks a SQLite file exclusively from another process (BEGIN EXCLUSIVE on its own connection), so the bot's
- * statements meet a real lock and nothing in this process (its thread pool) is tied up holding it.
+ * Locks a SQLite file from another process (BEGIN EXCLUSIVE, or IMMEDIATE to keep out writers only, on its own
+ * connection), so the bot's statements meet a real lock and nothing in this process (its thread pool) holds it.
  */
-export async function lockSqliteFile(path: string): Promise<SqliteLock> {
-	const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, path], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function lockSqliteFile(path: string, mode: 'EXCLUSIVE' | 'IMMEDIATE' = 'EXCLUSIVE'): Promise<SqliteLock> {
+	const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, path, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
 	const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
 	let output = '';
 	child.stdout.on('data', (chunk: Buffer) => {

@@ -141,6 +141,17 @@ describe('parseConfig', () => {
 		);
 	});
 
+	it('reads a previous sealing key beside the current one, blank meaning none, and never echoes a bad one', () => {
+		const previous = randomBytes(32).toString('base64');
+		expect(parseConfig(valid).tokenEncryptionKeyPrevious).toBeUndefined();
+		expect(parseConfig({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: ' ' }).tokenEncryptionKeyPrevious).toBeUndefined();
+		expect(parseConfig({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: previous }).tokenEncryptionKeyPrevious?.equals(Buffer.from(previous, 'base64'))).toBe(true);
+		const bad = randomBytes(31).toString('base64');
+		const problems = problemsOf({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: bad });
+		expect(problems).toEqual([expect.stringMatching(/^TOKEN_ENCRYPTION_KEY_PREVIOUS: invalid; expected 32 random bytes/)]);
+		expect(problems.join('\n')).not.toContain(bad);
+	});
+
 	it('rejects a key of the wrong length', () => {
 		expect(problemsOf({ ...valid, TOKEN_ENCRYPTION_KEY: randomBytes(31).toString('base64') })).toEqual([
 			expect.stringMatching(/^TOKEN_ENCRYPTION_KEY: invalid; expected 32 random bytes/),

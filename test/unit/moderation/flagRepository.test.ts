@@ -51,7 +51,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('keeps every index entry when 50 flags are created at once', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const created = await Promise.all(Array.from({ length: 50 }, (_, n) => flags.create(newFlag({ prompt: `prompt ${n}` }))));
 		const listed = [];
 		for (let page = 1; page <= 5; page += 1) listed.push(...(await flags.list(GUILD, page, 10)).flags);
@@ -61,7 +61,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('lists newest first, ten a page, and clamps the page number', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		for (let n = 0; n < 25; n += 1) await flags.create(newFlag({ prompt: `prompt ${n}` }), new Date(start + n * 1000));
 		const now = new Date(start + 60_000);
@@ -75,7 +75,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('scopes flags to their server: another server neither finds nor lists them', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		expect(await flags.find(GUILD, flag.id)).toMatchObject({ id: flag.id, text: 'a held answer' });
 		expect(await flags.find(OTHER_GUILD, flag.id)).toBeUndefined();
@@ -85,7 +85,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('records one decision per flag, even when two presses arrive together', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		let acted = 0;
 		const act = async () => {
@@ -106,7 +106,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('dismissing erases the prompt and the text and keeps the rest', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		const outcome = await flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '501' });
 		expect(outcome).toMatchObject({ kind: 'decided', flag: { prompt: null, text: null, decision: { kind: 'dismissed' } } });
@@ -116,7 +116,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('records nothing when the action fails, so the flag can be decided later', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		await expect(
 			flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone'))),
@@ -126,7 +126,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('forgets flags after the retention period', async () => {
-		const flags = new FlagRepository(store, 0.3 / 86_400, KEY);
+		const flags = new FlagRepository(store, 0.3 / 86_400, { current: KEY });
 		const flag = await flags.create(newFlag());
 		expect((await flags.list(GUILD, 1)).total).toBe(1);
 		await new Promise((resolve) => setTimeout(resolve, 450));
@@ -136,7 +136,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('lists, counts and pages only the flags of the channels the filter keeps', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		const open: string[] = [];
 		for (let n = 0; n < 14; n += 1) {
@@ -160,7 +160,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('filters index entries written before they carried the channel, by reading their records', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }));
 		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }));
 		const index = (await store.get('flag-index', GUILD)) as Array<[string, number, string?]>;
@@ -172,7 +172,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('stores the prompt and the text only sealed, and a dismissal leaves neither anywhere in the store', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const flag = await flags.create(newFlag({ prompt: 'PROMPT-CANARY-7f3e', text: 'TEXT-CANARY-91ac' }));
 		const raw = JSON.stringify(await store.get('flags', `${GUILD}:${flag.id}`));
 		expect(raw).not.toContain('CANARY');
@@ -186,13 +186,13 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('does not open a flag copied under another id, nor one sealed with another key, but lists it and keeps its content', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		const copied = await flags.create(newFlag({ prompt: 'other', text: 'other' }));
 		await store.set('flags', `${GUILD}:${copied.id}`, await store.get('flags', `${GUILD}:${flag.id}`));
 		expect(await flags.find(GUILD, copied.id)).toMatchObject({ prompt: null, text: null, unopened: expect.any(String) });
 
-		const stranger = new FlagRepository(store, 30, OTHER_KEY);
+		const stranger = new FlagRepository(store, 30, { current: OTHER_KEY });
 		const unreadable = await stranger.find(GUILD, flag.id);
 		expect(unreadable).toMatchObject({ id: flag.id, userId: flag.userId, prompt: null, text: null });
 		expect(unreadable?.unopened).toEqual(expect.any(String));
@@ -202,8 +202,20 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		expect(await flags.find(GUILD, flag.id)).toMatchObject({ text: 'a held answer', decision: { kind: 'reviewed' } });
 	});
 
+	it('opens a flag sealed with the previous key during a rotation, and seals it with the current one when saved', async () => {
+		const before = new FlagRepository(store, 30, { current: KEY });
+		const flag = await before.create(newFlag());
+		const rotated = new FlagRepository(store, 30, { current: OTHER_KEY, previous: KEY });
+		expect(await rotated.find(GUILD, flag.id)).toMatchObject({ text: 'a held answer' });
+		expect((await rotated.list(GUILD, 1)).flags.find((listed) => listed.id === flag.id)?.text).toBe('a held answer');
+		await rotated.decide(GUILD, flag.id, { kind: 'reviewed', by: '501' });
+		const after = new FlagRepository(store, 30, { current: OTHER_KEY });
+		expect(await after.find(GUILD, flag.id)).toMatchObject({ text: 'a held answer', decision: { kind: 'reviewed' } });
+		expect((await before.find(GUILD, flag.id))?.unopened).toEqual(expect.any(String));
+	});
+
 	it('reads a flag stored in plain before flags were sealed, and seals it when it is next saved', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const { version: _version, sealed: _sealed, ...metadata } = (await store.get('flags', `${GUILD}:${(await flags.create(newFlag())).id}`)) as Record<string, unknown>;
 		const legacy = { ...metadata, version: 1, prompt: 'OLD-PROMPT', text: 'OLD-TEXT' };
 		await store.set('flags', `${GUILD}:${String(metadata.id)}`, legacy);
@@ -214,7 +226,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('drops index entries whose record is gone', async () => {
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		const kept = await flags.create(newFlag());
 		const gone = await flags.create(newFlag());
 		await store.delete('flags', `${GUILD}:${gone.id}`);
@@ -243,7 +255,7 @@ describe('flag ids', () => {
 
 	it('does not look up malformed ids in the store', async () => {
 		const store = await openStore('memory://', logger);
-		const flags = new FlagRepository(store, 30, KEY);
+		const flags = new FlagRepository(store, 30, { current: KEY });
 		expect(await flags.find(GUILD, '../settings')).toBeUndefined();
 		expect(await flags.find(GUILD, '')).toBeUndefined();
 		await store.close();

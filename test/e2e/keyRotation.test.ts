@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { APIUser } from 'discord-api-types/v10';
+import { expect, it } from 'vitest';
+import { makeUser } from '../support/discord/emulator.js';
+import { useHarness } from '../support/harness.js';
+
+const harness = useHarness();
+
+const ask = (user: APIUser, prompt: string) =>
+	harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+
+function lastAuthorization(): string | string[] | undefined {
+	return harness().upstream.requests.filter((request) => request.endpoint === 'generate').at(-1)?.headers.authorization;
+}
+
+it('keeps members linked through a key rotation: the previous key opens their link, which is then sealed with the new one', async () => {
+	const member = makeUser('rotated');
+	const email = 'rotated@example.com';
+	harness().upstream.addAccount(email, 'pw');
+	await harness().discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
+	const linked = await harness().discord.modalSubmit({ customId: 'link:submit', fields: { email, password: 'pw' }, user: member }).waitForAnswer(10_000);
+	expect(linked.original?.content).toMatch(/Linked/);
+	const bearer = `Bearer ${harness().upstream.tokensOf(email)?.accessToken}`;
+
+	const keyA = harness().env.TOKEN_ENCRYPTION_KEY as string;
+	const keyB = randomBytes(32).toString('base64');
+	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_KEY_PREVIOUS: keyA });
+	expect((await ask(member, 'after the rotation')).original?.content).toBe('Answer to: after the rotation');
+	expect(lastAuthorization()).toBe(bearer);
+
+	// The rotation finished: key A is gone, and the link, sealed again with B on its use above, still opens.
+	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_KEY_PREVIOUS: '' });
+	expect((await ask(member, 'with B alone')).original?.content).toBe('Answer to: with B alone');
+	expect(lastAuthorization()).toBe(bearer);
+
+	// Without the previous key a link sealed with it does not open: the member is asked to link again.
+	const other = makeUser('left-behind');
+	await harness().linkMember(other.id);
+	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+	expect((await ask(other, 'hello')).original?.content).toMatch(/could not be read/);
+});
