@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { KEY_FORMAT, parseEncryptionKey } from '../accounts/sealing.js';
+import { readShardSettings, type ShardSettings } from './shardIds.js';
 
 /** The bot's configuration, parsed once from the environment. The core never reads `process.env`. */
-export interface Config {
+export interface Config extends ShardSettings {
 	readonly discordToken: string;
 	readonly discordApplicationId: string | undefined;
 	readonly discordGuildId: string | undefined;
@@ -22,6 +23,9 @@ export interface Config {
 	/** How long a conversation can be followed up after its last turn. */
 	readonly conversationTtlHours: number;
 	readonly logLevel: string;
+	/** Port of the operators' endpoint (`/metrics`, `/healthz`, `/readyz`); undefined: off. 0 picks a free one. */
+	readonly metricsPort: number | undefined;
+	readonly metricsHost: string;
 }
 
 /** Bad configuration: `message` lists every problem by name, and never a value. */
@@ -50,6 +54,11 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
 
 const requiredText = (what: string) => z.string({ error: what }).trim().min(1, what);
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((v) => ['true', '1', 'yes'].includes(v));
+const port = z.coerce
+	.number({ error: 'a TCP port (0 to 65535)' })
+	.int('a TCP port (0 to 65535)')
+	.min(0, 'a TCP port (0 to 65535)')
+	.max(65_535, 'a TCP port (0 to 65535)');
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
 
 const encryptionKey = z.string({ error: KEY_FORMAT }).transform((value, ctx) => {
@@ -90,6 +99,8 @@ const environmentSchema = z.object({
 		24,
 	),
 	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+	METRICS_PORT: optional(port),
+	METRICS_HOST: withDefault(z.string().trim().regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 0.0.0.0 or 127.0.0.1'), '0.0.0.0'),
 });
 
 /**
@@ -98,7 +109,9 @@ const environmentSchema = z.object({
  */
 export function parseConfig(env: Record<string, string | undefined>): Config {
 	const result = environmentSchema.safeParse(env);
-	if (!result.success) throw new ConfigError(describeIssues(result.error.issues, env));
+	const shards = readShardSettings(env);
+	const problems = [...(result.success ? [] : describeIssues(result.error.issues, env)), ...shards.problems];
+	if (!result.success || problems.length > 0) throw new ConfigError(problems);
 	const e = result.data;
 	return Object.freeze({
 		discordToken: e.DISCORD_TOKEN,
@@ -118,6 +131,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		flagRetentionDays: e.FLAG_RETENTION_DAYS,
 		conversationTtlHours: e.CONVERSATION_TTL_HOURS,
 		logLevel: e.LOG_LEVEL,
+		...shards.settings,
+		metricsPort: e.METRICS_PORT,
+		metricsHost: e.METRICS_HOST,
 	});
 }
 
@@ -148,6 +164,30 @@ export function parseDeployConfig(env: Record<string, string | undefined>): Depl
 /** 127.0.0.0/8, ::1 and localhost, as `URL` spells them (it writes every IPv4 form as four decimals). */
 function isLoopback(hostname: string): boolean {
 	return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** What `npm run rest-proxy` needs: where Discord's REST is, the token it sends there, and its own port. */
+export interface RestProxyConfig {
+	readonly discordToken: string;
+	readonly discordApiUrl: string;
+	readonly restProxyPort: number;
+	readonly logLevel: string;
+}
+
+const restProxySchema = environmentSchema
+	.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, LOG_LEVEL: true })
+	.extend({ REST_PROXY_PORT: withDefault(port, 8080) });
+
+/** Parses the few names the REST proxy needs, with the same all-problems-at-once message. */
+export function parseRestProxyConfig(env: Record<string, string | undefined>): RestProxyConfig {
+	const result = restProxySchema.safeParse(env);
+	if (!result.success) throw new ConfigError(describeIssues(result.error.issues, env));
+	return Object.freeze({
+		discordToken: result.data.DISCORD_TOKEN,
+		discordApiUrl: result.data.DISCORD_API_URL.replace(/\/+$/, ''),
+		restProxyPort: result.data.REST_PROXY_PORT,
+		logLevel: result.data.LOG_LEVEL,
+	});
 }
 
 function describeIssues(issues: readonly z.core.$ZodIssue[], env: Record<string, string | undefined>): string[] {

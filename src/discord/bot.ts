@@ -16,6 +16,7 @@ import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
+import { clientShardOptions, forgetShardEnvironment } from './shards.js';
 
 export interface BotOptions {
 	readonly logger: Logger;
@@ -64,7 +65,9 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	});
 	const login = new LoginClient({ authBaseUrl: config.authBaseUrl, pathPrefix: config.authPathPrefix, timeoutMs: options.loginTimeoutMs });
 	let stopping: Promise<void> | undefined;
+	forgetShardEnvironment();
 	const client = new Client({
+		...clientShardOptions(config),
 		intents: [GatewayIntentBits.Guilds],
 		rest: {
 			api: config.discordApiUrl,
@@ -111,7 +114,17 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		await Promise.allSettled([generation.close(), login.close(), store.close()]);
 	};
 
-	const ready = once(client, Events.ClientReady, { signal: AbortSignal.timeout(options.readyTimeoutMs ?? 30_000) });
+	// Shards identify a few seconds apart, so the bound is on a pause between one shard's READY and the next.
+	const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+	const readyAbort = new AbortController();
+	let readyTimer: NodeJS.Timeout | undefined;
+	const progress = () => {
+		clearTimeout(readyTimer);
+		readyTimer = setTimeout(() => readyAbort.abort(new Error(`no shard became ready within ${readyTimeoutMs} ms`)), readyTimeoutMs);
+	};
+	progress();
+	client.on(Events.ShardReady, progress);
+	const ready = once(client, Events.ClientReady, { signal: readyAbort.signal });
 	try {
 		await client.login(config.discordToken);
 		await ready;
@@ -120,8 +133,11 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		await closeAll();
 		if (isTokenRejection(error)) throw new TokenRejectedError({ cause: error });
 		throw error;
+	} finally {
+		clearTimeout(readyTimer);
+		client.off(Events.ShardReady, progress);
 	}
-	logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+	logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.options.shards, shardCount: client.options.shardCount }, 'connected to Discord');
 
 	return {
 		client: client as Client<true>,

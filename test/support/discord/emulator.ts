@@ -414,6 +414,25 @@ export class DiscordEmulator {
 		this.#gateway.closeAllSockets(code);
 	}
 
+	/** Shard ids whose session is READY on an open socket, ascending. */
+	readyShards(): number[] {
+		return this.#gateway.readyShards();
+	}
+
+	/** Closes one shard's socket with `code` (default 4000: the client resumes). */
+	closeShardSocket(shard: number, code?: number): void {
+		this.#gateway.closeShardSocket(shard, code);
+	}
+
+	/** Leaves the shard's IDENTIFY and RESUME unanswered until {@link releaseShard}: with closeShardSocket, it stays down. */
+	holdShard(shard: number): void {
+		this.#gateway.holdShard(shard);
+	}
+
+	releaseShard(shard: number): void {
+		this.#gateway.releaseShard(shard);
+	}
+
 	/** Resolves once a session has identified (or resumed) and received READY and every GUILD_CREATE. */
 	waitForReady(timeoutMs = this.#timeoutMs): Promise<void> {
 		return this.waitUntil(() => this.#gateway.connected, 'a ready gateway session', timeoutMs);
@@ -634,7 +653,7 @@ export class DiscordEmulator {
 		this.#state.interactions.set(id, record);
 		this.#state.interactionsByToken.set(token, record);
 		try {
-			this.#gateway.dispatchCurrent('INTERACTION_CREATE', payload);
+			this.#gateway.dispatchToGuild(guild?.id ?? null, 'INTERACTION_CREATE', payload);
 		} catch (error) {
 			this.#state.interactions.delete(id);
 			this.#state.interactionsByToken.delete(token);

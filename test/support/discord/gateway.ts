@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { DiscordState } from './model.js';
 import { guildCreatePayload } from './wire.js';
+import { shardOf } from './shards.js';
 
 /** What an IDENTIFY carried. */
 export interface IdentifyRecord {
@@ -22,6 +23,8 @@ interface Session {
 	socket: WebSocket | undefined;
 	intents: number;
 	ready: boolean;
+	/** IDENTIFY's `[shard_id, num_shards]`; `[0, 1]` when it sent none. */
+	shard: [number, number];
 }
 
 interface Connection {
@@ -46,8 +49,12 @@ export class Gateway {
 	resumeCount = 0;
 	readyCount = 0;
 	readonly #sessions = new Map<string, Session>();
-	/** The session that last identified or resumed: interactions go there. */
+	/** The session that last identified or resumed. */
 	#current: Session | undefined;
+	/** Per shard id, the session that last identified or resumed for it: its guilds' events go there. */
+	readonly #byShard = new Map<number, Session>();
+	/** Shards whose IDENTIFY and RESUME are left unanswered until released; see holdShard. */
+	readonly #held = new Map<number, Array<() => void>>();
 
 	constructor(
 		private readonly state: DiscordState,
@@ -67,9 +74,58 @@ export class Gateway {
 		return this.#current !== undefined;
 	}
 
-	/** Sends a dispatch to every live session, buffering it for those whose socket is down. */
+	/**
+	 * Sends a dispatch to every live session, buffering it for those whose socket is down; an event of one guild goes
+	 * only to the sessions of that guild's shard.
+	 */
 	dispatchAll(t: string, d: unknown): void {
-		for (const session of this.#sessions.values()) this.#dispatch(session, t, d);
+		const body = d as { id?: unknown; guild_id?: unknown } | null;
+		const guildId = t === 'GUILD_CREATE' ? body?.id : body?.guild_id;
+		for (const session of this.#sessions.values()) {
+			if (typeof guildId !== 'string' || covers(session, guildId)) this.#dispatch(session, t, d);
+		}
+	}
+
+	/**
+	 * Sends a dispatch where Discord would: to the session of the guild's shard (a DM's to shard 0's). Throws when no
+	 * session runs that shard.
+	 */
+	dispatchToGuild(guildId: string | null, t: string, d: unknown): void {
+		const count = this.#current?.shard[1] ?? 1;
+		const shard = guildId === null ? 0 : shardOf(guildId, count);
+		const session = this.#byShard.get(shard);
+		if (!session || !this.#sessions.has(session.id) || (guildId !== null && !covers(session, guildId))) {
+			if (count === 1) return this.dispatchCurrent(t, d);
+			throw new Error(`No gateway session runs shard ${shard} of ${count} to dispatch ${t} to.`);
+		}
+		this.#dispatch(session, t, d);
+	}
+
+	/** Shard ids with a session that is READY (or RESUMED) on an open socket. */
+	readyShards(): number[] {
+		return [...this.#byShard.entries()]
+			.filter(([, session]) => this.#sessions.has(session.id) && session.ready && session.socket?.readyState === WebSocket.OPEN)
+			.map(([shard]) => shard)
+			.sort((a, b) => a - b);
+	}
+
+	/** Closes the socket of one shard's session with `code` (the session survives, so the client may resume). */
+	closeShardSocket(shard: number, code = 4000): void {
+		const session = this.#byShard.get(shard);
+		if (session) session.ready = false;
+		session?.socket?.close(code, 'emulator closed the shard');
+	}
+
+	/** Leaves IDENTIFY and RESUME for this shard unanswered until releaseShard: the shard stays down. */
+	holdShard(shard: number): void {
+		if (!this.#held.has(shard)) this.#held.set(shard, []);
+	}
+
+	/** Answers the held IDENTIFY and RESUME of this shard, and later ones at once. */
+	releaseShard(shard: number): void {
+		const parked = this.#held.get(shard) ?? [];
+		this.#held.delete(shard);
+		for (const answer of parked) answer();
 	}
 
 	/** Sends a dispatch to the current session (the bot); throws if no client ever identified. */
@@ -152,10 +208,12 @@ export class Gateway {
 				return;
 			}
 			case 2:
-				this.#identify(ws, conn, payload.d as Record<string, unknown>);
+				this.#unlessHeld(identifyShard(payload.d)[0], () => this.#identify(ws, conn, payload.d as Record<string, unknown>));
 				return;
 			case 6:
-				this.#resume(ws, conn, payload.d as Record<string, unknown>);
+				this.#unlessHeld(this.#sessions.get(String((payload.d as { session_id?: unknown } | null)?.session_id))?.shard[0], () =>
+					this.#resume(ws, conn, payload.d as Record<string, unknown>),
+				);
 				return;
 			case 3:
 			case 4:
@@ -184,6 +242,7 @@ export class Gateway {
 			socket: ws,
 			intents: Number(d.intents ?? 0),
 			ready: false,
+			shard: identifyShard(d),
 		};
 		conn.session = session;
 		this.#sessions.set(session.id, session);
@@ -195,7 +254,7 @@ export class Gateway {
 			properties: d.properties,
 			at: Date.now(),
 		});
-		const guilds = [...this.state.guilds.values()];
+		const guilds = [...this.state.guilds.values()].filter((guild) => covers(session, guild.id));
 		const resumeUrl = this.state.baseUrl.replace(/^http/, 'ws');
 		this.#dispatch(session, 'READY', {
 			v: 10,
@@ -204,7 +263,7 @@ export class Gateway {
 			session_id: session.id,
 			session_type: 'normal',
 			resume_gateway_url: resumeUrl,
-			shard: [0, 1],
+			shard: session.shard,
 			application: { id: this.state.applicationId, flags: 0 },
 			private_channels: [],
 			presences: [],
@@ -218,6 +277,7 @@ export class Gateway {
 		session.ready = true;
 		this.readyCount += 1;
 		this.#current = session;
+		this.#byShard.set(session.shard[0], session);
 		this.state.changed.notify();
 	}
 
@@ -241,7 +301,14 @@ export class Gateway {
 		this.#dispatch(session, 'RESUMED', { _trace: ['["veil-emulator",{}]'] });
 		session.ready = true;
 		this.#current = session;
+		this.#byShard.set(session.shard[0], session);
 		this.state.changed.notify();
+	}
+
+	#unlessHeld(shard: number | undefined, answer: () => void): void {
+		const parked = shard === undefined ? undefined : this.#held.get(shard);
+		if (parked) parked.push(answer);
+		else answer();
 	}
 
 	#dispatch(session: Session, t: string, d: unknown): void {
@@ -261,6 +328,17 @@ export class Gateway {
 		session.ready = false;
 		if (this.#current === session) this.#current = undefined;
 	}
+}
+
+/** IDENTIFY's shard array, or `[0, 1]` without one. */
+function identifyShard(d: unknown): [number, number] {
+	const shard = (d as { shard?: unknown } | null)?.shard;
+	return Array.isArray(shard) && shard.length === 2 && shard.every(Number.isInteger) ? (shard as [number, number]) : [0, 1];
+}
+
+/** Whether a guild's events belong to this session's shard. */
+function covers(session: Session, guildId: string): boolean {
+	return shardOf(guildId, session.shard[1]) === session.shard[0];
 }
 
 /** Drops replay entries the client confirmed with a heartbeat: it never resumes from before them. */

@@ -17,6 +17,7 @@ import { CHANNEL_DEFAULT_PARSE, WEBHOOK_DEFAULT_PARSE } from './mentions.js';
 import { botChannelPermissions } from './permissions.js';
 import { FormErrors, validateCommand, validateMessage, validateModal } from './validation.js';
 import { channelPayload, guildPayload } from './wire.js';
+import { MAX_CONCURRENCY, RECOMMENDED_SHARDS } from './shards.js';
 
 /** A one-off fault: the next `times` (default 1) matching requests get this answer instead of the real one. */
 export interface RestFailure {
@@ -180,8 +181,8 @@ export class RestApi {
 		const gateway = (): Reply =>
 			json(200, {
 				url: s.baseUrl.replace(/^http/, 'ws'),
-				shards: 1,
-				session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+				shards: RECOMMENDED_SHARDS,
+				session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: MAX_CONCURRENCY },
 			});
 		this.#on('GET', '/gateway/bot', gateway);
 		this.#on('GET', '/gateway', () => json(200, { url: s.baseUrl.replace(/^http/, 'ws') }), false);
