@@ -1,0 +1,19 @@
+import { runScript, type BotProcess } from './botProcess.js';
+
+export interface RestProxyProcess {
+	readonly process: BotProcess;
+	/** For a bot's DISCORD_API_URL. */
+	readonly apiUrl: string;
+}
+
+/** Runs `npm run rest-proxy`'s script as its own process on a free port, in front of `discordApiUrl`. */
+export async function startRestProxy(discordApiUrl: string, token: string): Promise<RestProxyProcess> {
+	const proxy = runScript('src/restProxy.ts', { DISCORD_TOKEN: token, DISCORD_API_URL: discordApiUrl, REST_PROXY_PORT: '0', LOG_LEVEL: 'info' });
+	try {
+		const { port } = JSON.parse(await proxy.waitForLine(/REST proxy listening/)) as { port: number };
+		return { process: proxy, apiUrl: `http://127.0.0.1:${port}/api` };
+	} catch (error) {
+		proxy.kill();
+		throw error;
+	}
+}
