@@ -16,6 +16,7 @@ import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
+import { openAtomicStore, type AtomicStore } from '../storage/atomicStore.js';
 import { clientShardOptions, forgetShardEnvironment } from './shards.js';
 
 export interface BotOptions {
@@ -56,6 +57,13 @@ export class TokenRejectedError extends Error {
 export async function startBot(config: Config, options: BotOptions): Promise<RunningBot> {
 	const { logger } = options;
 	const store = await openStore(config.storeUrl, logger, options.store);
+	let atomic: AtomicStore;
+	try {
+		atomic = await openAtomicStore(config.storeUrl, logger, options.store);
+	} catch (error) {
+		await store.close();
+		throw error;
+	}
 	const generation = new GenerationClient({
 		baseUrl: config.generationBaseUrl,
 		apiKey: config.generationApiKey,
@@ -85,8 +93,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		config,
 		logger,
 		accounts: new AccountRepository(store, keys, logger),
-		flags: new FlagRepository(store, config.flagRetentionDays, keys),
-		settings: new SettingsRepository(store),
+		flags: new FlagRepository(store, atomic, config.flagRetentionDays, keys),
+		settings: new SettingsRepository(store, atomic),
 		conversations: new ConversationRepository(store, config.conversationTtlHours),
 		pendingQuestions: new PendingQuestionRepository(store),
 		generation,
@@ -101,8 +109,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
 
 	const sweep = () =>
-		store.sweepExpired().then(
-			(removed) => removed > 0 && logger.info({ removed }, 'expired records erased'),
+		Promise.all([store.sweepExpired(), atomic.sweepExpired()]).then(
+			([records, claims]) => records + claims > 0 && logger.info({ removed: records + claims }, 'expired records erased'),
 			(error: unknown) => logger.warn({ err: error }, 'sweeping expired records failed'),
 		);
 	const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 3_600_000).unref();
@@ -111,7 +119,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const closeAll = async () => {
 		clearInterval(sweeper);
 		await client.destroy().catch(() => undefined);
-		await Promise.allSettled([generation.close(), login.close(), store.close()]);
+		await Promise.allSettled([generation.close(), login.close(), store.close(), atomic.close()]);
 	};
 
 	// Shards identify a few seconds apart, so the bound is on a pause between one shard's READY and the next.

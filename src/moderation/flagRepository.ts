@@ -1,22 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { KeyedLock } from '../storage/keyedLock.js';
 import type { Keyring } from '../accounts/sealing.js';
+import type { AtomicStore } from '../storage/atomicStore.js';
 import type { Store } from '../storage/store.js';
+import { FlagIndex, type FlagIndexEntry } from './flagIndex.js';
 import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
 export type { FlagDecision, FlagRecord } from './storedFlag.js';
 export type NewFlag = Omit<FlagRecord, 'id' | 'createdAt' | 'expiresAt' | 'decision' | 'unopened'>;
 
-// [flag id, created at, channel id]; entries written before the channel id was kept have two items.
-const indexSchema = z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number()])]));
-type FlagIndex = z.infer<typeof indexSchema>;
+/** A decision as claimed in the store (see decide). */
+const claimSchema = z.object({
+	kind: z.enum(['released', 'dismissed', 'reviewed'] as const satisfies readonly FlagDecision[]),
+	by: z.string(),
+	at: z.string(),
+});
+type Decision = NonNullable<FlagRecord['decision']>;
 
 /** Given the channel ids a server's flags were asked in, the ones whose flags the caller may list. */
 export type ChannelFilter = (channelIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
-/** Past this many entries a server's index drops its oldest: listing stays one read, whatever the traffic. */
-const INDEX_LIMIT = 5000;
 const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const DAY_MS = 86_400_000;
 
@@ -60,26 +63,28 @@ const FLAG_ID = new RegExp(`^[a-z0-9]{1,${FLAG_ID_MAX_LENGTH}}$`);
 
 /**
  * Flag records, each kept for the retention period (store TTL), scoped to their server: the key holds the server
- * id, so an id from another server is simply not found. A per-server index (newest first) lets a page be read
- * without scanning the store; updates to it are serialised per server so concurrent asks never lose an entry.
+ * id, so an id from another server is simply not found. A per-server index (newest first, see FlagIndex) lets a
+ * page be read without scanning the store.
  *
- * Both locks are in-process. That is enough when every interaction of a server reaches one process, as with
- * gateway sharding (a server belongs to one shard); processes that share a Redis store and the same servers could
- * still interleave, and would need a store-side lock.
+ * Processes sharing the store may serve the same server (a member's flag is created by one, its Release pressed in
+ * another), so nothing here relies on an in-process lock: entries are added to the index atomically, and a
+ * decision is claimed in the store before it is acted on.
  */
 export class FlagRepository {
 	readonly #store: Store;
+	readonly #atomic: AtomicStore;
+	readonly #index: FlagIndex;
 	readonly #retentionMs: number;
 	/** How long a flag is kept, as configured (`FLAG_RETENTION_DAYS`); views say it from here. */
 	readonly retentionDays: number;
 	readonly #keys: Keyring;
-	readonly #indexLocks = new KeyedLock();
-	readonly #decisionLocks = new KeyedLock();
 
 	/** `keys` are TOKEN_ENCRYPTION_KEY (and its previous one): they seal each flag's prompt and text (see sealFlag). */
-	constructor(store: Store, retentionDays: number, keys: Keyring) {
+	constructor(store: Store, atomic: AtomicStore, retentionDays: number, keys: Keyring) {
 		this.#store = store;
+		this.#atomic = atomic;
 		this.#retentionMs = retentionDays * DAY_MS;
+		this.#index = new FlagIndex(store, atomic, this.#retentionMs);
 		this.retentionDays = retentionDays;
 		this.#keys = keys;
 	}
@@ -92,7 +97,7 @@ export class FlagRepository {
 			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
 		};
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), this.#retentionMs);
-		await this.#withIndex(record.guildId, (index) => [[record.id, now.getTime(), record.channelId], ...index]);
+		await this.#index.add(record.guildId, [[record.id, now.getTime(), record.channelId]], now.getTime());
 		return record;
 	}
 
@@ -111,34 +116,58 @@ export class FlagRepository {
 
 	/**
 	 * Records a moderator's decision. One decision per flag: released, dismissed and reviewed each close it, and a
-	 * later press finds the first decision and changes nothing. Decisions on one flag run one at a time, so two
-	 * presses at once cannot both act.
+	 * later press finds the first decision and changes nothing. The decision is claimed in the store first (set if
+	 * absent), so of two presses at once, in one process or two, one acts and the other reports the first one's.
 	 *
-	 * `act` runs under that lock before the decision is saved (a release posts the answer there): when it throws,
-	 * nothing is recorded and the error goes to the caller. A dismissal erases the prompt and the text and keeps
-	 * the rest.
+	 * `act` runs once the claim is won and before the decision is saved (a release posts the answer there): when it
+	 * throws, the claim is given back, nothing is recorded and the error goes to the caller. A dismissal erases the
+	 * prompt and the text and keeps the rest.
 	 */
-	decide(
+	async decide(
 		guildId: string,
 		id: string,
 		request: DecisionRequest,
 		act?: (flag: FlagRecord) => Promise<void>,
 		now?: Date,
 	): Promise<DecideOutcome> {
-		return this.#decisionLocks.run(`${guildId}:${id}`, async () => {
-			const flag = await this.find(guildId, id);
-			if (!flag) return { kind: 'not-found' };
-			if (flag.decision) return { kind: 'already-decided', flag };
+		const flag = await this.find(guildId, id);
+		if (!flag) return { kind: 'not-found' };
+		if (flag.decision) return { kind: 'already-decided', flag };
+		const at = now ?? new Date();
+		const lifetime = Date.parse(flag.expiresAt) - at.getTime();
+		if (lifetime <= 0) return { kind: 'not-found' };
+		const decision: Decision = { kind: request.kind, by: request.by, at: at.toISOString() };
+		const claimKey = `flag-decision:${guildId}:${id}`;
+		const claim = JSON.stringify(decision);
+		// Held as long as the flag lives: it is what stops a second release even if saving the record below fails.
+		const held = await this.#atomic.claim(claimKey, claim, lifetime);
+		if (held !== undefined) return { kind: 'already-decided', flag: await this.#decidedElsewhere(flag, held) };
+		const decided = withDecision(flag, decision);
+		let acted = false;
+		try {
 			if (act) await act(flag);
-			const at = now ?? new Date();
-			const decided: FlagRecord = {
-				...flag,
-				...(request.kind === 'dismissed' ? { prompt: null, text: null, unopened: undefined } : {}),
-				decision: { kind: request.kind, by: request.by, at: at.toISOString() },
-			};
-			await this.#saveDecision(decided, at, act !== undefined);
-			return { kind: 'decided', flag: decided };
-		});
+			acted = act !== undefined;
+			await this.#saveDecision(decided, at, acted);
+		} catch (error) {
+			// Once something was posted, the claim stays: a second press must never post it again.
+			if (!acted) await this.#atomic.release(claimKey, claim).catch(() => undefined);
+			throw error;
+		}
+		return { kind: 'decided', flag: decided };
+	}
+
+	/** The flag as another press decided it: its saved record, or, while that one is still acting, its claim. */
+	async #decidedElsewhere(flag: FlagRecord, held: string): Promise<FlagRecord> {
+		const saved = await this.find(flag.guildId, flag.id);
+		if (saved?.decision) return saved;
+		let claimed: unknown;
+		try {
+			claimed = JSON.parse(held);
+		} catch {
+			claimed = undefined;
+		}
+		const decision = claimSchema.safeParse(claimed);
+		return decision.success ? withDecision(saved ?? flag, decision.data) : (saved ?? flag);
 	}
 
 	/**
@@ -162,8 +191,7 @@ export class FlagRepository {
 	 * it keeps are counted and paged, so a page is never short and the total never tells of the others.
 	 */
 	async list(guildId: string, page: number, pageSize = FLAG_PAGE_SIZE, now = new Date(), channels?: ChannelFilter): Promise<FlagPage> {
-		const cutoff = now.getTime() - this.#retentionMs;
-		let index = (await this.#readIndex(guildId)).filter(([, at]) => at > cutoff);
+		let index = await this.#index.read(guildId, now.getTime());
 		if (channels) index = await this.#inChannels(guildId, index, channels);
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));
 		const current = Math.min(Math.max(1, page), pageCount);
@@ -173,13 +201,13 @@ export class FlagRepository {
 			.map((value, at) => openFlag(value, guildId, slice[at]?.[0] ?? '', this.#keys))
 			.filter((flag): flag is FlagRecord => flag !== undefined);
 		if (flags.length < slice.length) {
-			const gone = new Set(slice.map(([id]) => id).filter((id) => !flags.some((flag) => flag.id === id)));
-			await this.#withIndex(guildId, (current) => current.filter(([id, at]) => at > cutoff && !gone.has(id)));
+			const found = new Set(flags.map((flag) => flag.id));
+			await this.#index.remove(guildId, slice.filter(([id]) => !found.has(id)));
 		}
 		return { flags, page: current, pageCount, total: index.length };
 	}
 
-	async #inChannels(guildId: string, index: FlagIndex, keep: ChannelFilter): Promise<FlagIndex> {
+	async #inChannels(guildId: string, index: FlagIndexEntry[], keep: ChannelFilter): Promise<FlagIndexEntry[]> {
 		// Older entries lack the channel id: their records say it (read once; they age out with the retention).
 		const older = index.filter((entry) => entry.length === 2);
 		const learned = new Map<string, string>();
@@ -189,23 +217,16 @@ export class FlagRepository {
 				if (flag) learned.set(flag.id, flag.channelId);
 			}
 		}
-		const channelOf = (entry: FlagIndex[number]) => (entry.length === 3 ? entry[2] : learned.get(entry[0]));
+		const channelOf = (entry: FlagIndexEntry) => (entry.length === 3 ? entry[2] : learned.get(entry[0]));
 		const allowed = await keep([...new Set(index.map(channelOf).filter((id): id is string => id !== undefined))]);
 		return index.filter((entry) => {
 			const channelId = channelOf(entry);
 			return channelId !== undefined && allowed.has(channelId);
 		});
 	}
+}
 
-	async #readIndex(guildId: string): Promise<FlagIndex> {
-		const parsed = indexSchema.safeParse(await this.#store.get('flag-index', guildId));
-		return parsed.success ? parsed.data : [];
-	}
-
-	#withIndex(guildId: string, change: (index: FlagIndex) => FlagIndex): Promise<void> {
-		return this.#indexLocks.run(guildId, async () => {
-			const updated = change(await this.#readIndex(guildId)).slice(0, INDEX_LIMIT);
-			await this.#store.set('flag-index', guildId, updated, this.#retentionMs);
-		});
-	}
+/** A flag closed by `decision`; a dismissal erases the prompt and the text. */
+function withDecision(flag: FlagRecord, decision: Decision): FlagRecord {
+	return { ...flag, ...(decision.kind === 'dismissed' ? { prompt: null, text: null, unopened: undefined } : {}), decision };
 }

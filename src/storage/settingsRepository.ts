@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { KeyedLock } from './keyedLock.js';
+import type { AtomicStore } from './atomicStore.js';
 import type { Store } from './store.js';
+import { StoreError } from './storeError.js';
 
 const guildSettingsSchema = z.object({
 	modlogChannelId: z.string().optional(),
@@ -10,29 +11,60 @@ const guildSettingsSchema = z.object({
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;
 
+/** Tries of one update before it gives up: each lost try means another process changed the same server just then. */
+const UPDATE_ATTEMPTS = 10;
+
 /**
- * Per-server settings. A missing record means the defaults: no mod-log. Updates to one server's settings run one
- * at a time, so a mod-log failure note written after a post cannot bring back a channel just turned off.
+ * Per-server settings. A missing record means the defaults: no mod-log. An update is a compare-and-set in the
+ * store, tried again on a change made meanwhile, so two updates of one server (from one process or several)
+ * never lose one another: a mod-log failure note written after a post cannot bring back a channel just turned off.
  */
 export class SettingsRepository {
 	readonly #store: Store;
-	readonly #locks = new KeyedLock();
+	readonly #atomic: AtomicStore;
 
-	constructor(store: Store) {
+	constructor(store: Store, atomic: AtomicStore) {
 		this.#store = store;
+		this.#atomic = atomic;
 	}
 
 	async get(guildId: string): Promise<GuildSettings> {
-		const raw = await this.#store.get('settings', guildId);
-		const parsed = guildSettingsSchema.safeParse(raw ?? {});
-		return parsed.success ? parsed.data : {};
+		return parse((await this.#read(guildId)).settings);
 	}
 
-	update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<GuildSettings> {
-		return this.#locks.run(guildId, async () => {
-			const next = change(await this.get(guildId));
-			await this.#store.set('settings', guildId, next);
-			return next;
-		});
+	async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<GuildSettings> {
+		for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+			const { raw, settings } = await this.#read(guildId);
+			const next = change(parse(settings));
+			if (await this.#atomic.compareAndSet(key(guildId), raw, JSON.stringify(next))) {
+				if (raw === undefined) await this.#store.delete('settings', guildId).catch(() => undefined);
+				return next;
+			}
+		}
+		throw new StoreError(`settings of a server kept changing during ${UPDATE_ATTEMPTS} tries of an update`);
+	}
+
+	/** The stored text (what a compare-and-set expects) and its value; settings from before live in the keyv store. */
+	async #read(guildId: string): Promise<{ raw: string | undefined; settings: unknown }> {
+		const raw = await this.#atomic.read(key(guildId));
+		if (raw !== undefined) return { raw, settings: safeJson(raw) };
+		return { raw, settings: await this.#store.get('settings', guildId) };
+	}
+}
+
+function key(guildId: string): string {
+	return `settings:${guildId}`;
+}
+
+function parse(raw: unknown): GuildSettings {
+	const parsed = guildSettingsSchema.safeParse(raw ?? {});
+	return parsed.success ? parsed.data : {};
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
 	}
 }

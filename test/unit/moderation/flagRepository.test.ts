@@ -6,6 +6,7 @@ import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts
 import { askedPrivately, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
+import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-flags-'));
@@ -41,17 +42,20 @@ if (process.env.REDIS_URL) stores.push(['redis', () => process.env.REDIS_URL as 
 
 describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	let store: Store;
+	let atomic: AtomicStore;
 	let url: string;
 	beforeEach(async () => {
 		url = storeUrl();
-		store = await openStore(url, logger, { operationTimeoutMs: 5000, namespace: `flags-${Math.random().toString(36).slice(2)}` });
+		const options = { operationTimeoutMs: 5000, namespace: `flags-${Math.random().toString(36).slice(2)}` };
+		store = await openStore(url, logger, options);
+		atomic = await openAtomicStore(url, logger, options);
 	});
 	afterEach(async () => {
-		await store.close();
+		await Promise.all([store.close(), atomic.close()]);
 	});
 
 	it('keeps every index entry when 50 flags are created at once', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const created = await Promise.all(Array.from({ length: 50 }, (_, n) => flags.create(newFlag({ prompt: `prompt ${n}` }))));
 		const listed = [];
 		for (let page = 1; page <= 5; page += 1) listed.push(...(await flags.list(GUILD, page, 10)).flags);
@@ -61,7 +65,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('lists newest first, ten a page, and clamps the page number', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		for (let n = 0; n < 25; n += 1) await flags.create(newFlag({ prompt: `prompt ${n}` }), new Date(start + n * 1000));
 		const now = new Date(start + 60_000);
@@ -75,7 +79,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('scopes flags to their server: another server neither finds nor lists them', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		expect(await flags.find(GUILD, flag.id)).toMatchObject({ id: flag.id, text: 'a held answer' });
 		expect(await flags.find(OTHER_GUILD, flag.id)).toBeUndefined();
@@ -84,8 +88,8 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		expect((await flags.find(GUILD, flag.id))?.text).toBe('a held answer');
 	});
 
-	it('records one decision per flag, even when two presses arrive together', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+	it('records one decision per flag, even when three presses arrive together', async () => {
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		let acted = 0;
 		const act = async () => {
@@ -97,16 +101,21 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 			flags.decide(GUILD, flag.id, { kind: 'released', by: '502' }, act),
 			flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '503' }),
 		]);
-		expect(acted).toBe(1);
-		expect(outcomes.map((outcome) => outcome.kind)).toEqual(['decided', 'already-decided', 'already-decided']);
+		// Whichever press the store saw first decided; the others report its decision and did nothing.
+		const decided = outcomes.filter((outcome) => outcome.kind === 'decided');
+		expect(decided).toHaveLength(1);
+		const winner = decided[0]?.kind === 'decided' ? decided[0].flag.decision : undefined;
+		expect(acted).toBe(winner?.kind === 'released' ? 1 : 0);
+		for (const outcome of outcomes) {
+			expect(outcome.kind === 'not-found' ? undefined : outcome.flag.decision).toEqual(winner);
+		}
 		const stored = await flags.find(GUILD, flag.id);
-		expect(stored?.decision).toMatchObject({ kind: 'released', by: '501' });
-		expect(stored?.text).toBe('a held answer');
-		expect(outcomes[2]).toMatchObject({ flag: { decision: { by: '501' } } });
+		expect(stored?.decision).toEqual(winner);
+		expect(stored?.text).toBe(winner?.kind === 'dismissed' ? null : 'a held answer');
 	});
 
 	it('dismissing erases the prompt and the text and keeps the rest', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		const outcome = await flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '501' });
 		expect(outcome).toMatchObject({ kind: 'decided', flag: { prompt: null, text: null, decision: { kind: 'dismissed' } } });
@@ -116,7 +125,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('records nothing when the action fails, so the flag can be decided later', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		await expect(
 			flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone'))),
@@ -126,7 +135,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('forgets flags after the retention period', async () => {
-		const flags = new FlagRepository(store, 0.3 / 86_400, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 0.3 / 86_400, { current: KEY });
 		const flag = await flags.create(newFlag());
 		expect((await flags.list(GUILD, 1)).total).toBe(1);
 		await new Promise((resolve) => setTimeout(resolve, 450));
@@ -136,7 +145,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('lists, counts and pages only the flags of the channels the filter keeps', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		const open: string[] = [];
 		for (let n = 0; n < 14; n += 1) {
@@ -160,11 +169,12 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('filters index entries written before they carried the channel, by reading their records', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
-		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }));
-		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }));
-		const index = (await store.get('flag-index', GUILD)) as Array<[string, number, string?]>;
-		await store.set('flag-index', GUILD, index.map(([id, at]) => [id, at]), 60_000);
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
+		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }), new Date(Date.now() - 2000));
+		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }), new Date(Date.now() - 1000));
+		// As an earlier version kept the index: a JSON array in the keyv store, without the channels.
+		await atomic.indexRemove(`flag-index:${GUILD}`, [`${open.id}:${OPEN_CHANNEL}`, `${staff.id}:${STAFF_CHANNEL}`]);
+		await store.set('flag-index', GUILD, [[staff.id, Date.parse(staff.createdAt)], [open.id, Date.parse(open.createdAt)]], 60_000);
 		const listed = await flags.list(GUILD, 1, 10, new Date(), async (ids) => new Set(ids.filter((id) => id === OPEN_CHANNEL)));
 		expect(listed.flags.map((flag) => flag.id)).toEqual([open.id]);
 		expect(listed.total).toBe(1);
@@ -172,7 +182,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('stores the prompt and the text only sealed, and a dismissal leaves neither anywhere in the store', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag({ prompt: 'PROMPT-CANARY-7f3e', text: 'TEXT-CANARY-91ac' }));
 		const raw = JSON.stringify(await store.get('flags', `${GUILD}:${flag.id}`));
 		expect(raw).not.toContain('CANARY');
@@ -186,13 +196,13 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('does not open a flag copied under another id, nor one sealed with another key, but lists it and keeps its content', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		const copied = await flags.create(newFlag({ prompt: 'other', text: 'other' }));
 		await store.set('flags', `${GUILD}:${copied.id}`, await store.get('flags', `${GUILD}:${flag.id}`));
 		expect(await flags.find(GUILD, copied.id)).toMatchObject({ prompt: null, text: null, unopened: expect.any(String) });
 
-		const stranger = new FlagRepository(store, 30, { current: OTHER_KEY });
+		const stranger = new FlagRepository(store, atomic, 30, { current: OTHER_KEY });
 		const unreadable = await stranger.find(GUILD, flag.id);
 		expect(unreadable).toMatchObject({ id: flag.id, userId: flag.userId, prompt: null, text: null });
 		expect(unreadable?.unopened).toEqual(expect.any(String));
@@ -203,19 +213,19 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('opens a flag sealed with the previous key during a rotation, and seals it with the current one when saved', async () => {
-		const before = new FlagRepository(store, 30, { current: KEY });
+		const before = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await before.create(newFlag());
-		const rotated = new FlagRepository(store, 30, { current: OTHER_KEY, previous: KEY });
+		const rotated = new FlagRepository(store, atomic, 30, { current: OTHER_KEY, previous: KEY });
 		expect(await rotated.find(GUILD, flag.id)).toMatchObject({ text: 'a held answer' });
 		expect((await rotated.list(GUILD, 1)).flags.find((listed) => listed.id === flag.id)?.text).toBe('a held answer');
 		await rotated.decide(GUILD, flag.id, { kind: 'reviewed', by: '501' });
-		const after = new FlagRepository(store, 30, { current: OTHER_KEY });
+		const after = new FlagRepository(store, atomic, 30, { current: OTHER_KEY });
 		expect(await after.find(GUILD, flag.id)).toMatchObject({ text: 'a held answer', decision: { kind: 'reviewed' } });
 		expect((await before.find(GUILD, flag.id))?.unopened).toEqual(expect.any(String));
 	});
 
 	it('reads a flag stored in plain before flags were sealed, and seals it when it is next saved', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const { version: _version, sealed: _sealed, ...metadata } = (await store.get('flags', `${GUILD}:${(await flags.create(newFlag())).id}`)) as Record<string, unknown>;
 		const legacy = { ...metadata, version: 1, prompt: 'OLD-PROMPT', text: 'OLD-TEXT' };
 		await store.set('flags', `${GUILD}:${String(metadata.id)}`, legacy);
@@ -226,7 +236,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	});
 
 	it('drops index entries whose record is gone', async () => {
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const kept = await flags.create(newFlag());
 		const gone = await flags.create(newFlag());
 		await store.delete('flags', `${GUILD}:${gone.id}`);
@@ -255,7 +265,7 @@ describe('flag ids', () => {
 
 	it('does not look up malformed ids in the store', async () => {
 		const store = await openStore('memory://', logger);
-		const flags = new FlagRepository(store, 30, { current: KEY });
+		const flags = new FlagRepository(store, await openAtomicStore('memory://', logger), 30, { current: KEY });
 		expect(await flags.find(GUILD, '../settings')).toBeUndefined();
 		expect(await flags.find(GUILD, '')).toBeUndefined();
 		await store.close();

@@ -1,0 +1,99 @@
+import type { Logger } from '../logging/logger.js';
+import { MemoryAtomicStore } from './memoryAtomicStore.js';
+import { openRedisAtomicStore } from './redisAtomicStore.js';
+import { openSqliteAtomicStore } from './sqliteAtomicStore.js';
+import { StoreError } from './storeError.js';
+
+/** One member of a sorted index and its score (a time in ms, for flags). */
+export interface IndexEntry {
+	readonly member: string;
+	readonly score: number;
+}
+
+/** How an index is kept: the newest `limit` entries above `minScore`, the whole index forgotten `ttlMs` after its last add. */
+export interface IndexBounds {
+	readonly limit: number;
+	readonly minScore: number;
+	readonly ttlMs: number;
+}
+
+/**
+ * What keyv cannot do: changes the store itself makes atomic, so processes sharing one store (Redis, or one SQLite
+ * file) never act twice on one thing nor lose one another's writes. Each operation is one Redis command or script,
+ * or one SQLite statement.
+ */
+export interface AtomicStore {
+	/**
+	 * Sets `key` to `value` for `ttlMs` unless it already holds a value. Undefined when this call set it; otherwise
+	 * the value already there (the claim of whoever came first).
+	 */
+	claim(key: string, value: string, ttlMs: number): Promise<string | undefined>;
+	/** Deletes `key` if it still holds `value`: a claim given back because its action failed. */
+	release(key: string, value: string): Promise<void>;
+	/** The value under `key`, or undefined. */
+	read(key: string): Promise<string | undefined>;
+	/** Sets `key` to `next` only if it holds `expected` (undefined: nothing); true when it did. */
+	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean>;
+	/** Adds (or re-scores) entries in a sorted index, then drops what `bounds` leaves out. */
+	indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void>;
+	/** The entries scored above `minScore`, highest first. */
+	indexRead(key: string, minScore: number): Promise<IndexEntry[]>;
+	indexRemove(key: string, members: readonly string[]): Promise<void>;
+	/** Erases what has expired where the store does not by itself (SQLite); returns how many. */
+	sweepExpired(now?: number): Promise<number>;
+	close(): Promise<void>;
+}
+
+export interface AtomicStoreOptions {
+	/** Prefix of every key; tests give each run its own, as with the keyv store. */
+	readonly namespace?: string;
+	/** How long one operation may take before it fails with StoreError. */
+	readonly operationTimeoutMs?: number;
+}
+
+/**
+ * Opens the atomic side of the store named by STORE_URL, with its own connection (keyv's adapters expose neither
+ * scripts nor sorted sets). Every operation is bounded in time like the keyv store's.
+ */
+export async function openAtomicStore(storeUrl: string, logger: Logger, options: AtomicStoreOptions = {}): Promise<AtomicStore> {
+	const namespace = options.namespace ?? 'veil';
+	const timeoutMs = options.operationTimeoutMs ?? 1000;
+	let store: AtomicStore;
+	if (storeUrl.startsWith('sqlite://')) {
+		store = await openSqliteAtomicStore(storeUrl, namespace, Math.max(1, Math.floor(timeoutMs / 4)));
+	} else if (/^rediss?:\/\//.test(storeUrl)) {
+		store = await openRedisAtomicStore(storeUrl, namespace, logger);
+	} else {
+		store = new MemoryAtomicStore();
+	}
+	return bounded(store, timeoutMs);
+}
+
+/** Wraps every operation but close in a time bound, turning any failure into a StoreError. */
+function bounded(store: AtomicStore, timeoutMs: number): AtomicStore {
+	const run = async <T>(what: string, operation: () => Promise<T>): Promise<T> => {
+		let timer: NodeJS.Timeout | undefined;
+		const timeout = new Promise<never>((_, reject) => {
+			timer = setTimeout(() => reject(new StoreError(`store did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
+		});
+		try {
+			return await Promise.race([operation(), timeout]);
+		} catch (error) {
+			if (error instanceof StoreError) throw error;
+			throw new StoreError(`store failed ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+		} finally {
+			clearTimeout(timer);
+		}
+	};
+	return {
+		claim: (key, value, ttlMs) => run('claim', () => store.claim(key, value, ttlMs)),
+		release: (key, value) => run('release', () => store.release(key, value)),
+		read: (key) => run('read', () => store.read(key)),
+		compareAndSet: (key, expected, next) => run('compare-and-set', () => store.compareAndSet(key, expected, next)),
+		indexAdd: (key, entries, bounds) => run('index add', () => store.indexAdd(key, entries, bounds)),
+		indexRead: (key, minScore) => run('index read', () => store.indexRead(key, minScore)),
+		indexRemove: (key, members) => run('index remove', () => store.indexRemove(key, members)),
+		sweepExpired: (now) => run('sweep', () => store.sweepExpired(now)),
+		close: () => store.close(),
+	};
+}

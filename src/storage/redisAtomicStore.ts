@@ -1,0 +1,123 @@
+import { createClient, defaultReconnectStrategy } from '@keyv/redis';
+import type { Logger } from '../logging/logger.js';
+import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
+import { StoreError } from './storeError.js';
+
+// Each script runs whole inside Redis: no other client's command lands between its read and its write.
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
+
+// ARGV[1] is '1' when a value is expected (ARGV[2]), '0' when the key must be empty.
+const COMPARE_AND_SET = `
+local held = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+	if held ~= ARGV[2] then return 0 end
+elseif held then
+	return 0
+end
+redis.call('SET', KEYS[1], ARGV[3])
+return 1`;
+
+/**
+ * Like the keyv store's client, it has no offline queue: a command issued while Redis is away fails at once rather
+ * than running long after the member was told it failed.
+ */
+function newClient(storeUrl: string) {
+	return createClient({ url: storeUrl, disableOfflineQueue: true, socket: { reconnectStrategy: defaultReconnectStrategy } });
+}
+
+type RedisClient = ReturnType<typeof newClient>;
+
+/** Claims as SET-if-absent scripts, compare-and-set as a script, indexes as sorted sets. */
+class RedisAtomicStore implements AtomicStore {
+	readonly #client: RedisClient;
+	readonly #prefix: string;
+
+	constructor(client: RedisClient, namespace: string) {
+		this.#client = client;
+		this.#prefix = `${namespace}:atomic:`;
+	}
+
+	async claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
+		const held = await this.#client.eval(CLAIM, { keys: [this.#key(key)], arguments: [value, String(Math.max(1, Math.ceil(ttlMs)))] });
+		return typeof held === 'string' ? held : undefined;
+	}
+
+	async release(key: string, value: string): Promise<void> {
+		await this.#client.eval(RELEASE, { keys: [this.#key(key)], arguments: [value] });
+	}
+
+	async read(key: string): Promise<string | undefined> {
+		return (await this.#client.get(this.#key(key))) ?? undefined;
+	}
+
+	async compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
+		const set = await this.#client.eval(COMPARE_AND_SET, {
+			keys: [this.#key(key)],
+			arguments: [expected === undefined ? '0' : '1', expected ?? '', next],
+		});
+		return set === 1;
+	}
+
+	async indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
+		if (entries.length === 0) return;
+		const name = this.#key(key);
+		await this.#client
+			.multi()
+			.zAdd(name, entries.map(({ member, score }) => ({ value: member, score })))
+			.zRemRangeByScore(name, '-inf', bounds.minScore)
+			.zRemRangeByRank(name, 0, -(bounds.limit + 1))
+			.pExpire(name, Math.max(1, Math.ceil(bounds.ttlMs)))
+			.exec();
+	}
+
+	async indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
+		const entries = await this.#client.zRangeWithScores(this.#key(key), '+inf', `(${minScore}`, { BY: 'SCORE', REV: true });
+		return entries.map(({ value, score }) => ({ member: String(value), score }));
+	}
+
+	async indexRemove(key: string, members: readonly string[]): Promise<void> {
+		if (members.length > 0) await this.#client.zRem(this.#key(key), [...members]);
+	}
+
+	/** Redis expires keys by itself. */
+	async sweepExpired(): Promise<number> {
+		return 0;
+	}
+
+	async close(): Promise<void> {
+		await this.#client.close().catch(() => undefined);
+	}
+
+	#key(key: string): string {
+		return `${this.#prefix}${key}`;
+	}
+}
+
+/** Connects a client of its own, giving up after `connectTimeoutMs`. */
+export async function openRedisAtomicStore(storeUrl: string, namespace: string, logger: Logger, connectTimeoutMs = 5000): Promise<AtomicStore> {
+	const client = newClient(storeUrl);
+	client.on('error', (error: unknown) => logger.warn({ err: error, store: 'redis' }, 'store connection error'));
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		await Promise.race([
+			client.connect(),
+			new Promise<never>((_, reject) => {
+				timer = setTimeout(() => reject(new StoreError(`Redis did not accept a connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+			}),
+		]);
+	} catch (error) {
+		client.destroy();
+		throw error;
+	} finally {
+		clearTimeout(timer);
+	}
+	return new RedisAtomicStore(client, namespace);
+}

@@ -1,0 +1,152 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
+import { sqlitePath } from './store.js';
+
+type Query = (sql: string, ...parameters: unknown[]) => Promise<unknown[]>;
+
+const SCHEMA = [
+	// Claims and compare-and-set values; `expires` NULL: kept until changed.
+	'CREATE TABLE IF NOT EXISTS veil_values (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER)',
+	'CREATE TABLE IF NOT EXISTS veil_index (key TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID',
+];
+
+/**
+ * Claims, compare-and-set values and sorted indexes as rows, each change one statement: SQLite runs a statement
+ * whole under its write lock, so processes sharing the file cannot interleave inside one.
+ */
+class SqliteAtomicStore implements AtomicStore {
+	readonly #query: Query;
+	readonly #close: () => Promise<void>;
+	readonly #prefix: string;
+
+	constructor(query: Query, close: () => Promise<void>, namespace: string) {
+		this.#query = query;
+		this.#close = close;
+		this.#prefix = `${namespace}:`;
+	}
+
+	async claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
+		const name = this.#key(key);
+		// A claim released between the two statements is simply tried again.
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const now = Date.now();
+			const won = await this.#query(
+				`INSERT INTO veil_values (key, value, expires) VALUES (?, ?, ?)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires
+				WHERE veil_values.expires IS NOT NULL AND veil_values.expires <= ?
+				RETURNING key`,
+				name,
+				value,
+				now + ttlMs,
+				now,
+			);
+			if (won.length > 0) return undefined;
+			const held = await this.read(key);
+			if (held !== undefined) return held;
+		}
+		throw new Error('a claim kept changing hands');
+	}
+
+	async release(key: string, value: string): Promise<void> {
+		await this.#query('DELETE FROM veil_values WHERE key = ? AND value = ?', this.#key(key), value);
+	}
+
+	async read(key: string): Promise<string | undefined> {
+		const rows = (await this.#query('SELECT value FROM veil_values WHERE key = ? AND (expires IS NULL OR expires > ?)', this.#key(key), Date.now())) as Array<{
+			value: string;
+		}>;
+		return rows[0]?.value;
+	}
+
+	async compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
+		const name = this.#key(key);
+		const now = Date.now();
+		const changed =
+			expected === undefined
+				? await this.#query(
+						`INSERT INTO veil_values (key, value, expires) VALUES (?, ?, NULL)
+						ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = NULL
+						WHERE veil_values.expires IS NOT NULL AND veil_values.expires <= ?
+						RETURNING key`,
+						name,
+						next,
+						now,
+					)
+				: await this.#query(
+						'UPDATE veil_values SET value = ?, expires = NULL WHERE key = ? AND value = ? AND (expires IS NULL OR expires > ?) RETURNING key',
+						next,
+						name,
+						expected,
+						now,
+					);
+		return changed.length > 0;
+	}
+
+	async indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
+		if (entries.length === 0) return;
+		const name = this.#key(key);
+		// `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join.
+		await this.#query(
+			`INSERT INTO veil_index (key, member, score, expires)
+			SELECT ?, json_extract(value, '$.member'), json_extract(value, '$.score'), ? FROM json_each(?) WHERE true
+			ON CONFLICT (key, member) DO UPDATE SET score = excluded.score, expires = excluded.expires`,
+			name,
+			Date.now() + bounds.ttlMs,
+			JSON.stringify(entries),
+		);
+		await this.#query(
+			`DELETE FROM veil_index WHERE key = ? AND (score <= ? OR member NOT IN (
+				SELECT member FROM veil_index WHERE key = ? ORDER BY score DESC LIMIT ?))`,
+			name,
+			bounds.minScore,
+			name,
+			bounds.limit,
+		);
+	}
+
+	async indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
+		const rows = (await this.#query('SELECT member, score FROM veil_index WHERE key = ? AND score > ? ORDER BY score DESC', this.#key(key), minScore)) as Array<{
+			member: string;
+			score: number;
+		}>;
+		return rows.map(({ member, score }) => ({ member, score }));
+	}
+
+	async indexRemove(key: string, members: readonly string[]): Promise<void> {
+		if (members.length === 0) return;
+		await this.#query('DELETE FROM veil_index WHERE key = ? AND member IN (SELECT value FROM json_each(?))', this.#key(key), JSON.stringify(members));
+	}
+
+	async sweepExpired(now = Date.now()): Promise<number> {
+		const values = await this.#query('DELETE FROM veil_values WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
+		const entries = await this.#query('DELETE FROM veil_index WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
+		return values.length + entries.length;
+	}
+
+	close(): Promise<void> {
+		return this.#close().catch(() => undefined);
+	}
+
+	#key(key: string): string {
+		return `${this.#prefix}${key}`;
+	}
+}
+
+/** Opens a connection of its own to the store's SQLite file (keyv's adapter, for its connection only). */
+export async function openSqliteAtomicStore(storeUrl: string, namespace: string, busyTimeoutMs: number): Promise<AtomicStore> {
+	const path = sqlitePath(storeUrl);
+	mkdirSync(dirname(path), { recursive: true });
+	const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: busyTimeoutMs });
+	const query = adapter.query as Query;
+	try {
+		// Rows deleted are overwritten, as in the keyv store: a claim names its moderator.
+		await query('PRAGMA secure_delete = ON');
+		for (const statement of SCHEMA) await query(statement);
+	} catch (error) {
+		await adapter.close().catch(() => undefined);
+		throw error;
+	}
+	return new SqliteAtomicStore(query, () => adapter.close() as Promise<void>, namespace);
+}

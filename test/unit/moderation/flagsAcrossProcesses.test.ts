@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FlagRepository, type NewFlag } from '../../../src/moderation/flagRepository.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { createLogger } from '../../../src/logging/logger.js';
+import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import { SettingsRepository } from '../../../src/storage/settingsRepository.js';
+import { openStore, type Store } from '../../../src/storage/store.js';
+
+const logger = createLogger('silent');
+const dir = mkdtempSync(join(tmpdir(), 'veil-shared-flags-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const GUILD = '100000000000000001';
+// One key for both, as every process of a deployment has the same TOKEN_ENCRYPTION_KEY.
+const KEYS = { current: parseEncryptionKey(generateEncryptionKey()) };
+const redisUrl = process.env.REDIS_URL;
+
+const newFlag: NewFlag = {
+	guildId: GUILD,
+	channelId: '200000000000000001',
+	userId: '300000000000000001',
+	noticeMessageId: '400000000000000001',
+	prompt: 'a prompt',
+	text: 'a held answer',
+	ratings: [{ source: 'reply', category: 'HARM_CATEGORY_HARASSMENT', probability: 'MEDIUM', blocked: false }],
+	finishReason: 'STOP',
+	model: 'textmodel-pro',
+};
+
+/** What one process of the bot holds: its own connections and repositories. */
+interface Process {
+	readonly store: Store;
+	readonly atomic: AtomicStore;
+	readonly flags: FlagRepository;
+	readonly settings: SettingsRepository;
+}
+
+async function openProcess(storeUrl: string, namespace: string): Promise<Process> {
+	const store = await openStore(storeUrl, logger, { namespace, operationTimeoutMs: 5000 });
+	const atomic = await openAtomicStore(storeUrl, logger, { namespace, operationTimeoutMs: 5000 });
+	return { store, atomic, flags: new FlagRepository(store, atomic, 30, KEYS), settings: new SettingsRepository(store, atomic) };
+}
+
+const shared = [
+	['a SQLite file', () => `sqlite://${join(dir, `${randomUUID()}.sqlite`)}`],
+	...(redisUrl ? [['Redis', () => redisUrl] as const] : []),
+] as const;
+
+describe.each(shared)('two processes sharing %s', (_kind, storeUrl) => {
+	let a: Process;
+	let b: Process;
+	beforeEach(async () => {
+		const url = storeUrl();
+		const namespace = `shared-${randomUUID()}`;
+		a = await openProcess(url, namespace);
+		b = await openProcess(url, namespace);
+	});
+	afterEach(async () => {
+		for (const process of [a, b]) await Promise.all([process.store.close(), process.atomic.close()]);
+	});
+
+	it('let one of a Release and a Dismiss pressed at once succeed; the other reports the first decision', async () => {
+		for (let round = 0; round < 5; round++) {
+			const flag = await a.flags.create(newFlag);
+			let posts = 0;
+			const release = a.flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, async () => {
+				posts += 1;
+				await new Promise((resolve) => setTimeout(resolve, 10));
+			});
+			const dismiss = b.flags.decide(GUILD, flag.id, { kind: 'dismissed', by: '502' });
+			const outcomes = await Promise.all([release, dismiss]);
+			const decided = outcomes.filter((outcome) => outcome.kind === 'decided');
+			expect(decided).toHaveLength(1);
+			const first = decided[0]?.kind === 'decided' ? decided[0].flag.decision : undefined;
+			for (const outcome of outcomes) expect(outcome.kind === 'not-found' ? undefined : outcome.flag.decision).toEqual(first);
+			expect(posts).toBe(first?.kind === 'released' ? 1 : 0);
+			expect((await b.flags.find(GUILD, flag.id))?.decision).toEqual(first);
+		}
+	});
+
+	it('post a release once when both release the same flag at once', async () => {
+		const flag = await b.flags.create(newFlag);
+		let posts = 0;
+		const post = async () => {
+			posts += 1;
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		};
+		const outcomes = await Promise.all([
+			a.flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, post),
+			b.flags.decide(GUILD, flag.id, { kind: 'released', by: '502' }, post),
+		]);
+		expect(posts).toBe(1);
+		expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['already-decided', 'decided']);
+	});
+
+	it('let the other release a flag whose first release failed', async () => {
+		const flag = await a.flags.create(newFlag);
+		await expect(a.flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone')))).rejects.toThrow();
+		expect((await b.flags.decide(GUILD, flag.id, { kind: 'released', by: '502' }, async () => undefined)).kind).toBe('decided');
+	});
+
+	it('keep every flag in the index when many are created at once by both', async () => {
+		const created = await Promise.all(Array.from({ length: 30 }, (_, n) => (n % 2 === 0 ? a : b).flags.create(newFlag)));
+		const listed = await a.flags.list(GUILD, 1, 100);
+		expect(listed.total).toBe(30);
+		expect(new Set(listed.flags.map((flag) => flag.id))).toEqual(new Set(created.map((flag) => flag.id)));
+	});
+
+	it('lose neither of two settings changes made at once', async () => {
+		await Promise.all([
+			a.settings.update(GUILD, (current) => ({ ...current, modlogChannelId: '600000000000000001' })),
+			b.settings.update(GUILD, (current) => ({ ...current, modlogFailure: { at: '2030-01-01T00:00:00.000Z', reason: 'Missing Access' } })),
+		]);
+		expect(await b.settings.get(GUILD)).toEqual({
+			modlogChannelId: '600000000000000001',
+			modlogFailure: { at: '2030-01-01T00:00:00.000Z', reason: 'Missing Access' },
+		});
+	});
+
+	it('read settings an earlier version kept in the keyv store, and move them on the first change', async () => {
+		await a.store.set('settings', GUILD, { modlogChannelId: '600000000000000002' });
+		expect(await b.settings.get(GUILD)).toEqual({ modlogChannelId: '600000000000000002' });
+		await b.settings.update(GUILD, (current) => ({ ...current, modlogFailure: { at: '2030-01-01T00:00:00.000Z', reason: 'gone' } }));
+		expect(await a.settings.get(GUILD)).toMatchObject({ modlogChannelId: '600000000000000002', modlogFailure: { reason: 'gone' } });
+		expect(await a.store.get('settings', GUILD)).toBeUndefined();
+	});
+});
