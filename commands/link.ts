@@ -19,6 +19,7 @@ import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { messages } from '../src/answers/messages.js';
+import { linkOutcomeOf, recordLink } from '../src/operations/metrics.js';
 
 const EMAIL_MAX_LENGTH = 254;
 const PASSWORD_MAX_LENGTH = 256;
@@ -93,5 +94,18 @@ export default {
 	data,
 	execute,
 	buttons: [{ prefix: LINK_PREFIXES.open, handle: openFromButton }],
-	modals: [{ prefix: LINK_PREFIXES.submit, handle: submit }],
+	modals: [
+		{
+			prefix: LINK_PREFIXES.submit,
+			// Counted by how it ended (see the README's metrics).
+			handle: (...args) =>
+				submit(...args).then(
+					() => recordLink('linked'),
+					(error: unknown) => {
+						recordLink(linkOutcomeOf(error));
+						throw error;
+					},
+				),
+		},
+	],
 } satisfies Command;

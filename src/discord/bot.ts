@@ -18,6 +18,9 @@ import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 import { openAtomicStore, type AtomicStore } from '../storage/atomicStore.js';
 import { clientShardOptions, forgetShardEnvironment } from './shards.js';
+import { watchGateway } from '../operations/metrics.js';
+import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
+import { checkReadiness } from '../operations/readiness.js';
 
 export interface BotOptions {
 	readonly logger: Logger;
@@ -40,6 +43,8 @@ export interface RunningBot {
 	readonly context: BotContext;
 	readonly router: InteractionRouter;
 	readonly store: Store;
+	/** The port of the operators' endpoint, when METRICS_PORT is set. */
+	readonly operatorPort: number | undefined;
 	/** Stops taking interactions, lets those in flight finish (bounded), closes the gateway, clients and store. */
 	stop(): Promise<void>;
 }
@@ -107,6 +112,10 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	client.on(Events.Debug, (message) => logger.trace({ source: 'discord.js' }, message));
 	client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway session resumed'));
 	client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
+	client.on(Events.ShardReady, (shardId) => logger.info({ shardId }, 'shard ready'));
+	client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ shardId, code: event.code }, 'shard disconnected for good'));
+	const unwatchGateway = watchGateway(client);
+	let operator: OperatorServer | undefined;
 
 	const sweep = () =>
 		Promise.all([store.sweepExpired(), atomic.sweepExpired()]).then(
@@ -118,6 +127,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 
 	const closeAll = async () => {
 		clearInterval(sweeper);
+		unwatchGateway();
+		await operator?.close();
 		await client.destroy().catch(() => undefined);
 		await Promise.allSettled([generation.close(), login.close(), store.close(), atomic.close()]);
 	};
@@ -134,6 +145,16 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	client.on(Events.ShardReady, progress);
 	const ready = once(client, Events.ClientReady, { signal: readyAbort.signal });
 	try {
+		// Up before the gateway, so a process that takes long to connect answers /healthz (and a 503 on /readyz).
+		if (config.metricsPort !== undefined) {
+			const probeStore = () => Promise.all([store.get('settings', '__probe__'), atomic.read('__probe__')]);
+			operator = await startOperatorServer({
+				host: config.metricsHost,
+				port: config.metricsPort,
+				readiness: () => checkReadiness(client, probeStore),
+				logger,
+			});
+		}
 		await client.login(config.discordToken);
 		await ready;
 	} catch (error) {
@@ -152,6 +173,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		context,
 		router,
 		store,
+		operatorPort: operator?.port,
 		stop() {
 			stopping ??= (async () => {
 				router.stopAccepting();

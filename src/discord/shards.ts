@@ -1,4 +1,4 @@
-import { Status, type Client, type ClientOptions } from 'discord.js';
+import type { ClientOptions } from 'discord.js';
 import type { ShardSettings } from '../config/shardIds.js';
 
 /**
@@ -20,14 +20,4 @@ export function clientShardOptions(settings: ShardSettings): Pick<ClientOptions,
 export function forgetShardEnvironment(env: NodeJS.ProcessEnv = process.env): void {
 	delete env.SHARD_COUNT;
 	delete env.SHARDS;
-}
-
-/**
- * True when every shard this process runs is READY: none connecting, identifying, resuming or waiting for its
- * servers. Before the first connection (no shard known yet) it is false.
- */
-export function allShardsReady(client: Client): boolean {
-	const shards = client.ws.shards;
-	const expected = Array.isArray(client.options.shards) ? client.options.shards.length : 0;
-	return shards.size > 0 && shards.size >= expected && shards.every((shard) => shard.status === Status.Ready);
 }

@@ -3,6 +3,7 @@ import { MemoryAtomicStore } from './memoryAtomicStore.js';
 import { openRedisAtomicStore } from './redisAtomicStore.js';
 import { openSqliteAtomicStore } from './sqliteAtomicStore.js';
 import { StoreError } from './storeError.js';
+import { recordStoreError } from '../operations/metrics.js';
 
 /** One member of a sorted index and its score (a time in ms, for flags). */
 export interface IndexEntry {
@@ -79,6 +80,7 @@ function bounded(store: AtomicStore, timeoutMs: number): AtomicStore {
 		try {
 			return await Promise.race([operation(), timeout]);
 		} catch (error) {
+			recordStoreError();
 			if (error instanceof StoreError) throw error;
 			throw new StoreError(`store failed ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 		} finally {

@@ -5,6 +5,7 @@ import KeyvRedis, { createClient, defaultReconnectStrategy } from '@keyv/redis';
 import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
+import { recordStoreError } from '../operations/metrics.js';
 import type { Logger } from '../logging/logger.js';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
@@ -109,6 +110,7 @@ export class Store {
 		try {
 			return await Promise.race([running, timeout]);
 		} catch (error) {
+			recordStoreError();
 			if (error instanceof StoreError) throw error;
 			const reason = error instanceof Error ? error.message : String(error);
 			throw new StoreError(`store failed ${what}: ${reason}`, { cause: error, outcomeUnknown: writes && backend.kind === 'redis' });

@@ -1,0 +1,101 @@
+import type { Client } from 'discord.js';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { VeilError } from '../answers/veilError.js';
+
+/**
+ * The operators' metrics (see the README's Operators section), one registry per process. Labels hold only the
+ * fixed values below and shard ids: never a user, a server, a prompt or a secret.
+ */
+const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+/** How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before the upstream (busy, limited), or failed. */
+export const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
+export type AskOutcome = (typeof ASK_OUTCOMES)[number];
+
+/** How a /link submit ended. */
+export const LINK_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;
+export type LinkOutcome = (typeof LINK_OUTCOMES)[number];
+
+const asks = new Counter({ name: 'veil_asks_total', help: 'Asks answered, by outcome.', labelNames: ['outcome'], registers: [registry] });
+const links = new Counter({ name: 'veil_links_total', help: '/link submits, by outcome.', labelNames: ['outcome'], registers: [registry] });
+// Every outcome is exported from the start, at 0, so a rate over it is defined before the first of its kind.
+for (const outcome of ASK_OUTCOMES) asks.inc({ outcome }, 0);
+for (const outcome of LINK_OUTCOMES) links.inc({ outcome }, 0);
+
+const generation = new Histogram({
+	name: 'veil_generation_duration_seconds',
+	help: 'Time of one generation call, retries included, whatever its result.',
+	buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120, 180],
+	registers: [registry],
+});
+const queueLength = new Gauge({ name: 'veil_ask_queue_length', help: 'Asks waiting in line for a generation slot.', registers: [registry] });
+const inFlight = new Gauge({ name: 'veil_asks_in_flight', help: 'Generation calls in flight.', registers: [registry] });
+const storeErrors = new Counter({ name: 'veil_store_errors_total', help: 'Store operations that failed or timed out.', registers: [registry] });
+
+const watchedClients = new Set<Client>();
+new Gauge({
+	name: 'veil_gateway_ping_seconds',
+	help: "Each shard's last heartbeat round trip; absent until its first.",
+	labelNames: ['shard'],
+	registers: [registry],
+	collect() {
+		this.reset();
+		for (const client of watchedClients) {
+			for (const [id, shard] of client.ws.shards) if (shard.ping >= 0) this.set({ shard: String(id) }, shard.ping / 1000);
+		}
+	},
+});
+
+// Error codes that mean an outcome other than "error"; an admission refusal adds its own codes here.
+const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = { upstream_refused: 'refused' };
+const LINK_OUTCOME_OF_CODE: Readonly<Record<string, LinkOutcome>> = {
+	login_invalid_credentials: 'refused',
+	login_rate_limited: 'limited',
+	bad_input: 'invalid',
+};
+
+export function recordAsk(outcome: AskOutcome): void {
+	asks.inc({ outcome });
+}
+
+/** The outcome of an ask that ended with this error. */
+export function askOutcomeOf(error: unknown): AskOutcome {
+	return (error instanceof VeilError && OUTCOME_OF_CODE[error.code]) || 'error';
+}
+
+export function recordLink(outcome: LinkOutcome): void {
+	links.inc({ outcome });
+}
+
+export function linkOutcomeOf(error: unknown): LinkOutcome {
+	return (error instanceof VeilError && LINK_OUTCOME_OF_CODE[error.code]) || 'error';
+}
+
+export function observeGeneration(seconds: number): void {
+	generation.observe(seconds);
+}
+
+/** For admission: how many asks wait in line, and how many generation calls run. */
+export function setAskQueueLength(waiting: number): void {
+	queueLength.set(waiting);
+}
+
+export function setAsksInFlight(running: number): void {
+	inFlight.set(running);
+}
+
+export function recordStoreError(): void {
+	storeErrors.inc();
+}
+
+/** Reports this client's shards' pings until the returned function is called. */
+export function watchGateway(client: Client): () => void {
+	watchedClients.add(client);
+	return () => watchedClients.delete(client);
+}
+
+/** The Prometheus text of every metric, and its content type. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+	return { contentType: registry.contentType, body: await registry.metrics() };
+}
