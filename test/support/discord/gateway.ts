@@ -91,13 +91,12 @@ export class Gateway {
 	 * session runs that shard.
 	 */
 	dispatchToGuild(guildId: string | null, t: string, d: unknown): void {
-		const count = this.#current?.shard[1] ?? 1;
+		const live = [...this.#sessions.values()];
+		if (live.length === 0) return this.dispatchCurrent(t, d);
+		const count = live[0]?.shard[1] ?? 1;
 		const shard = guildId === null ? 0 : shardOf(guildId, count);
 		const session = this.#byShard.get(shard);
-		if (!session || !this.#sessions.has(session.id) || (guildId !== null && !covers(session, guildId))) {
-			if (count === 1) return this.dispatchCurrent(t, d);
-			throw new Error(`No gateway session runs shard ${shard} of ${count} to dispatch ${t} to.`);
-		}
+		if (!session || !this.#sessions.has(session.id)) throw new Error(`No gateway session runs shard ${shard} of ${count} to dispatch ${t} to.`);
 		this.#dispatch(session, t, d);
 	}
 
