@@ -61,7 +61,7 @@ export async function openAtomicStore(storeUrl: string, logger: Logger, options:
 	const timeoutMs = options.operationTimeoutMs ?? 1000;
 	let store: AtomicStore;
 	if (storeUrl.startsWith('sqlite://')) {
-		store = await openSqliteAtomicStore(storeUrl, namespace, Math.max(1, Math.floor(timeoutMs / 4)));
+		store = await openSqliteAtomicStore(storeUrl, namespace, timeoutMs);
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
 		store = await openRedisAtomicStore(storeUrl, namespace, logger);
 	} else {

@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
+import { SqliteGate, type SqliteQuery as Query } from './sqliteGate.js';
 import { sqlitePath } from './store.js';
-
-type Query = (sql: string, ...parameters: unknown[]) => Promise<unknown[]>;
 
 const SCHEMA = [
 	// Claims and compare-and-set values; `expires` NULL: kept until changed.
@@ -20,14 +19,56 @@ class SqliteAtomicStore implements AtomicStore {
 	readonly #query: Query;
 	readonly #close: () => Promise<void>;
 	readonly #prefix: string;
+	readonly #gate: SqliteGate;
+	readonly #timeoutMs: number;
 
-	constructor(query: Query, close: () => Promise<void>, namespace: string) {
-		this.#query = query;
-		this.#close = close;
+	constructor(connection: { query: Query; close: () => Promise<void>; gate: SqliteGate }, namespace: string, timeoutMs: number) {
+		this.#query = connection.query;
+		this.#close = connection.close;
+		this.#gate = connection.gate;
 		this.#prefix = `${namespace}:`;
+		this.#timeoutMs = timeoutMs;
 	}
 
-	async claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
+	// Each operation through the gate, as in the keyv store: a statement that could still be waiting for another
+	// connection's lock at the operation's deadline is never started, so a claim reported as failed never lands later.
+	claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
+		return this.#gated(() => this.#claim(key, value, ttlMs));
+	}
+
+	release(key: string, value: string): Promise<void> {
+		return this.#gated(() => this.#release(key, value));
+	}
+
+	read(key: string): Promise<string | undefined> {
+		return this.#gated(() => this.#read(key));
+	}
+
+	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
+		return this.#gated(() => this.#compareAndSet(key, expected, next));
+	}
+
+	indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
+		return this.#gated(() => this.#indexAdd(key, entries, bounds));
+	}
+
+	indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
+		return this.#gated(() => this.#indexRead(key, minScore));
+	}
+
+	indexRemove(key: string, members: readonly string[]): Promise<void> {
+		return this.#gated(() => this.#indexRemove(key, members));
+	}
+
+	sweepExpired(now?: number): Promise<number> {
+		return this.#gated(() => this.#sweepExpired(now));
+	}
+
+	#gated<T>(operation: () => Promise<T>): Promise<T> {
+		return this.#gate.run({ deadline: Date.now() + this.#timeoutMs, inFlight: 0 }, operation);
+	}
+
+	async #claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
 		const name = this.#key(key);
 		// A claim released between the two statements is simply tried again.
 		for (let attempt = 0; attempt < 3; attempt++) {
@@ -43,24 +84,24 @@ class SqliteAtomicStore implements AtomicStore {
 				now,
 			);
 			if (won.length > 0) return undefined;
-			const held = await this.read(key);
+			const held = await this.#read(key);
 			if (held !== undefined) return held;
 		}
 		throw new Error('a claim kept changing hands');
 	}
 
-	async release(key: string, value: string): Promise<void> {
+	async #release(key: string, value: string): Promise<void> {
 		await this.#query('DELETE FROM veil_values WHERE key = ? AND value = ?', this.#key(key), value);
 	}
 
-	async read(key: string): Promise<string | undefined> {
+	async #read(key: string): Promise<string | undefined> {
 		const rows = (await this.#query('SELECT value FROM veil_values WHERE key = ? AND (expires IS NULL OR expires > ?)', this.#key(key), Date.now())) as Array<{
 			value: string;
 		}>;
 		return rows[0]?.value;
 	}
 
-	async compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
+	async #compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
 		const name = this.#key(key);
 		const now = Date.now();
 		const changed =
@@ -84,7 +125,7 @@ class SqliteAtomicStore implements AtomicStore {
 		return changed.length > 0;
 	}
 
-	async indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
+	async #indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
 		if (entries.length === 0) return;
 		const name = this.#key(key);
 		// `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join.
@@ -106,7 +147,7 @@ class SqliteAtomicStore implements AtomicStore {
 		);
 	}
 
-	async indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
+	async #indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
 		const rows = (await this.#query('SELECT member, score FROM veil_index WHERE key = ? AND score > ? ORDER BY score DESC', this.#key(key), minScore)) as Array<{
 			member: string;
 			score: number;
@@ -114,12 +155,12 @@ class SqliteAtomicStore implements AtomicStore {
 		return rows.map(({ member, score }) => ({ member, score }));
 	}
 
-	async indexRemove(key: string, members: readonly string[]): Promise<void> {
+	async #indexRemove(key: string, members: readonly string[]): Promise<void> {
 		if (members.length === 0) return;
 		await this.#query('DELETE FROM veil_index WHERE key = ? AND member IN (SELECT value FROM json_each(?))', this.#key(key), JSON.stringify(members));
 	}
 
-	async sweepExpired(now = Date.now()): Promise<number> {
+	async #sweepExpired(now = Date.now()): Promise<number> {
 		const values = await this.#query('DELETE FROM veil_values WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
 		const entries = await this.#query('DELETE FROM veil_index WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
 		return values.length + entries.length;
@@ -134,12 +175,17 @@ class SqliteAtomicStore implements AtomicStore {
 	}
 }
 
-/** Opens a connection of its own to the store's SQLite file (keyv's adapter, for its connection only). */
-export async function openSqliteAtomicStore(storeUrl: string, namespace: string, busyTimeoutMs: number): Promise<AtomicStore> {
+/**
+ * Opens a connection of its own to the store's SQLite file (keyv's adapter, for its connection only), whose
+ * operations must end within `timeoutMs`.
+ */
+export async function openSqliteAtomicStore(storeUrl: string, namespace: string, timeoutMs: number): Promise<AtomicStore> {
 	const path = sqlitePath(storeUrl);
 	mkdirSync(dirname(path), { recursive: true });
-	const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: busyTimeoutMs });
-	const query = adapter.query as Query;
+	// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
+	const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
+	const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });
+	const query = gate.wrap(adapter.query as Query);
 	try {
 		// Rows deleted are overwritten, as in the keyv store: a claim names its moderator.
 		await query('PRAGMA secure_delete = ON');
@@ -148,5 +194,5 @@ export async function openSqliteAtomicStore(storeUrl: string, namespace: string,
 		await adapter.close().catch(() => undefined);
 		throw error;
 	}
-	return new SqliteAtomicStore(query, () => adapter.close() as Promise<void>, namespace);
+	return new SqliteAtomicStore({ query, close: () => adapter.close() as Promise<void>, gate }, namespace, timeoutMs);
 }

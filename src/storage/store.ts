@@ -88,6 +88,7 @@ export class Store {
 	/** A write: refused at once when Redis is not connected, since a command sent later would land after the answer. */
 	#write<T>(what: string, operation: () => Promise<T>): Promise<T> {
 		if (this.#backend.kind === 'redis' && !this.#backend.connected()) {
+			recordStoreError();
 			return Promise.reject(new StoreError(`store not connected: ${what} not sent`));
 		}
 		return this.#bounded(what, operation, true);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateEncryptionKey, parseEncryptionKey } from '../../src/accounts/sealing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository, type FlagRecord } from '../../src/moderation/flagRepository.js';
 import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
@@ -19,6 +20,8 @@ const stores = [['a SQLite file', `sqlite://${join(dir, 'shared.sqlite')}`], ...
 // Real processes, each with its own connections, meeting in one store: what two bot processes do.
 describe.each(stores)('two processes deciding and creating flags in %s', (_kind, storeUrl) => {
 	const namespace = `shared-${randomUUID()}`;
+	const key = generateEncryptionKey();
+	const shared = { url: storeUrl, namespace, key };
 	let store: Store;
 	let atomic: AtomicStore;
 	let flags: FlagRepository;
@@ -26,7 +29,7 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 	beforeAll(async () => {
 		store = await openStore(storeUrl, createLogger('silent'), { namespace });
 		atomic = await openAtomicStore(storeUrl, createLogger('silent'), { namespace });
-		flags = new FlagRepository(store, atomic, 30);
+		flags = new FlagRepository(store, atomic, 30, { current: parseEncryptionKey(key) });
 	});
 	afterAll(async () => {
 		await Promise.all([store?.close(), atomic?.close()]);
@@ -39,7 +42,7 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 
 	it('post a release once when both release one flag at once', async () => {
 		const flag = await newFlag();
-		const output = await runTogether(storeUrl, namespace, [
+		const output = await runTogether(shared, [
 			['decide', GUILD, flag.id, 'released', '501'],
 			['decide', GUILD, flag.id, 'released', '502'],
 		]);
@@ -52,7 +55,7 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 
 	it('let one of a Release and a Dismiss pressed at once succeed, the other reporting it', async () => {
 		const flag = await newFlag();
-		const output = await runTogether(storeUrl, namespace, [
+		const output = await runTogether(shared, [
 			['decide', GUILD, flag.id, 'released', '501'],
 			['decide', GUILD, flag.id, 'dismissed', '502'],
 		]);
@@ -64,7 +67,7 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 	});
 
 	it('keep every flag both create at once in the server index', async () => {
-		const output = await runTogether(storeUrl, namespace, [
+		const output = await runTogether(shared, [
 			['create', GUILD, '15'],
 			['create', GUILD, '15'],
 		]);

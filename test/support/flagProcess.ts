@@ -1,23 +1,25 @@
 /**
  * A process of its own that opens the store by URL, as a bot process does, and creates or decides flags, so a test
  * can run two of them against one store at once. Usage:
- *   flagProcess.ts <STORE_URL> <namespace> create <guildId> <count>
- *   flagProcess.ts <STORE_URL> <namespace> decide <guildId> <flagId> <released|dismissed|reviewed> <by>
+ *   flagProcess.ts <STORE_URL> <namespace> <key> create <guildId> <count>
+ *   flagProcess.ts <STORE_URL> <namespace> <key> decide <guildId> <flagId> <released|dismissed|reviewed> <by>
+ * where <key> is the TOKEN_ENCRYPTION_KEY every process shares.
  * It prints `ready` once its store is open and starts on a line `go` on stdin; a release's action prints `posted`;
  * the last line is the result as JSON.
  */
 import { createInterface } from 'node:readline';
+import { parseEncryptionKey } from '../../src/accounts/sealing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository, type FlagDecision } from '../../src/moderation/flagRepository.js';
 import { openAtomicStore } from '../../src/storage/atomicStore.js';
 import { openStore } from '../../src/storage/store.js';
 
-const [storeUrl = '', namespace = '', command = '', guildId = '', ...rest] = process.argv.slice(2);
+const [storeUrl = '', namespace = '', key = '', command = '', guildId = '', ...rest] = process.argv.slice(2);
 const logger = createLogger('silent');
 const options = { namespace, operationTimeoutMs: 5000 };
 const store = await openStore(storeUrl, logger, options);
 const atomic = await openAtomicStore(storeUrl, logger, options);
-const flags = new FlagRepository(store, atomic, 30);
+const flags = new FlagRepository(store, atomic, 30, { current: parseEncryptionKey(key) });
 
 process.stdout.write('ready\n');
 for await (const line of createInterface({ input: process.stdin })) if (line === 'go') break;

@@ -10,9 +10,9 @@ const SCRIPT = join(resolve(import.meta.dirname), 'flagProcess.ts');
  * Runs flagProcess.ts once per argument list, all at once: each opens the store, and only when every one is ready
  * are they told to go, so their operations meet in the store. Resolves with each process's output lines.
  */
-export async function runTogether(storeUrl: string, namespace: string, runs: readonly string[][]): Promise<string[][]> {
+export async function runTogether(store: { url: string; namespace: string; key: string }, runs: readonly string[][]): Promise<string[][]> {
 	const children = runs.map((args) => {
-		const child = spawn(process.execPath, ['--import', TSX, SCRIPT, storeUrl, namespace, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+		const child = spawn(process.execPath, ['--import', TSX, SCRIPT, store.url, store.namespace, store.key, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
 		const lines: string[] = [];
 		const reader = createInterface({ input: child.stdout });
 		const ready = new Promise<void>((resolveReady, reject) => {
