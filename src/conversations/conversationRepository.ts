@@ -1,20 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { CHARACTER_LIMIT, TURN_LIMIT, trimHistory, type Turn } from './buildContents.js';
+import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
+import { SealError } from '../accounts/sealError.js';
+import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
 
 const HOUR_MS = 3_600_000;
 const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const ID = /^[a-z0-9]{12}$/;
 
-const conversationRecordSchema = z.object({
-	version: z.literal(1),
+const turnsSchema = z.array(z.object({ role: z.enum(['user', 'model']), text: z.string() }));
+
+/** What is sealed: the turns, and whether the answers went only to the member, so neither can be altered unseen. */
+const contentSchema = z.object({
 	/** Whether its answers went only to the member (a private /ask); every follow-up answers the same way. */
 	ephemeral: z.boolean(),
-	turns: z.array(z.object({ role: z.enum(['user', 'model']), text: z.string() })),
-	createdAt: z.string(),
-	expiresAt: z.string(),
+	turns: turnsSchema,
 });
+
+const conversationRecordSchema = z.discriminatedUnion('version', [
+	z.object({ version: z.literal(2), sealed: z.string(), createdAt: z.string(), expiresAt: z.string() }),
+	/** Written in plain before conversations were sealed: read as it is, and gone within CONVERSATION_TTL_HOURS. */
+	contentSchema.extend({ version: z.literal(1), createdAt: z.string(), expiresAt: z.string() }),
+]);
+
+// "conversation:" keeps this apart from a flag's or a member's associated data, so no record opens as another kind.
+const associatedData = (guildId: string, id: string) => `conversation:${guildId}:${id}`;
 
 /** A conversation as it stood after one shown answer: what a follow-up of that answer continues. */
 export interface Conversation {
@@ -38,14 +50,22 @@ function newConversationId(): string {
  * button carries. Records are never changed: following up an older answer continues from that answer, two members
  * following up one answer at once each get their own branch, and processes sharing a store need no lock. A hidden
  * answer saves nothing, so its text never reaches a later body.
+ *
+ * The turns are sealed like a flag's text (TOKEN_ENCRYPTION_KEY, the server and conversation id as associated data),
+ * so the store and what it leaves behind hold only ciphertext. A record sealed with the previous key still opens; it
+ * is not sealed again, since records are never changed and expire soon anyway.
  */
 export class ConversationRepository {
 	readonly #store: Store;
 	readonly #ttlMs: number;
+	readonly #keys: Keyring;
+	readonly #logger: Logger;
 
-	constructor(store: Store, ttlHours: number) {
+	constructor(store: Store, ttlHours: number, keys: Keyring, logger: Logger) {
 		this.#store = store;
 		this.#ttlMs = Math.max(1, Math.round(ttlHours * HOUR_MS));
+		this.#keys = keys;
+		this.#logger = logger;
 	}
 
 	/** Saves the conversation after a shown answer, keeping only the turns a later body could hold. */
@@ -54,10 +74,10 @@ export class ConversationRepository {
 		// A follow-up adds at least a one-character prompt, so more than this can never be sent again.
 		const turns = trimHistory(conversation.turns, { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT - 1 });
 		const expiresAt = new Date(now.getTime() + this.#ttlMs);
+		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, turns };
 		const record: z.infer<typeof conversationRecordSchema> = {
-			version: 1,
-			ephemeral: conversation.ephemeral,
-			turns,
+			version: 2,
+			sealed: seal(JSON.stringify(content), associatedData(guildId, id), this.#keys.current),
 			createdAt: now.toISOString(),
 			expiresAt: expiresAt.toISOString(),
 		};
@@ -65,7 +85,10 @@ export class ConversationRepository {
 		return { id, guildId, ephemeral: conversation.ephemeral, turns, expiresAt };
 	}
 
-	/** The conversation with this id in this server, or undefined: unknown, expired, another server's, or unreadable. */
+	/**
+	 * The conversation with this id in this server, or undefined: unknown, expired, another server's, or unreadable
+	 * (one that does not open is logged, and the member told it expired like any other).
+	 */
 	async find(guildId: string, id: string, now = new Date()): Promise<Conversation | undefined> {
 		if (!ID.test(id)) return undefined;
 		const parsed = conversationRecordSchema.safeParse(await this.#store.get('conversations', `${guildId}:${id}`));
@@ -73,6 +96,19 @@ export class ConversationRepository {
 		const expiresAt = new Date(parsed.data.expiresAt);
 		// The store forgets it on time too; this keeps the answer exact whatever the store's clock granularity.
 		if (!(expiresAt.getTime() > now.getTime())) return undefined;
-		return { id, guildId, ephemeral: parsed.data.ephemeral, turns: parsed.data.turns, expiresAt };
+		const content = parsed.data.version === 1 ? parsed.data : this.#open(parsed.data.sealed, guildId, id);
+		if (!content) return undefined;
+		return { id, guildId, ephemeral: content.ephemeral, turns: content.turns, expiresAt };
+	}
+
+	#open(sealed: string, guildId: string, id: string): z.infer<typeof contentSchema> | undefined {
+		try {
+			return contentSchema.parse(JSON.parse(unsealWithKeyring(sealed, associatedData(guildId, id), this.#keys).plaintext));
+		} catch (error) {
+			// Only SealError's message is logged: a JSON or schema error may quote the opened text.
+			const reason = error instanceof SealError ? error.message : 'opened, but not in the expected shape';
+			this.#logger.warn({ guildId, conversationId: id, reason }, 'a stored conversation did not open; answered as expired');
+			return undefined;
+		}
 	}
 }

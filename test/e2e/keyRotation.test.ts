@@ -3,6 +3,8 @@ import type { APIUser } from 'discord-api-types/v10';
 import { expect, it } from 'vitest';
 import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
+import { safeResponse } from '../support/upstreamStandIn.js';
+import { ask as askAndSettle, echoLastPrompt, followUp, followUpAnswer, generationRequestsSince, turnsOf } from '../support/conversations.js';
 
 const harness = useHarness();
 
@@ -38,4 +40,32 @@ it('keeps members linked through a key rotation: the previous key opens their li
 	await harness().linkMember(other.id);
 	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
 	expect((await ask(other, 'hello')).original?.content).toMatch(/could not be read/);
+});
+
+it('follows up a conversation through a key rotation, and answers that it has expired once no key opens it', async () => {
+	harness().upstream.setDefaultGeneration((request) => ({ json: safeResponse(echoLastPrompt(request)) }));
+	const member = makeUser('conversing');
+	await harness().linkMember(member.id);
+	const keyA = harness().env.TOKEN_ENCRYPTION_KEY as string;
+	const first = await askAndSettle(harness(), member, 'before the rotation');
+	const second = await askAndSettle(harness(), member, 'another before the rotation');
+
+	const keyB = randomBytes(32).toString('base64');
+	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_KEY_PREVIOUS: keyA });
+	const before = harness().upstream.requests.length;
+	const next = await followUpAnswer(harness(), first, member, 'after it');
+	expect(next.original?.content).toBe('Answer to: after it');
+	expect(turnsOf(generationRequestsSince(harness(), before)[0])).toEqual(['user:before the rotation', 'model:Answer to: before the rotation', 'user:after it']);
+
+	// Key A gone: what only it sealed no longer opens, and the member is told as for any expired conversation.
+	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_KEY_PREVIOUS: '' });
+	await harness().linkMember(member.id);
+	const linesBefore = harness().logs.length;
+	const { press, answer } = await followUp(harness(), second, member, 'too late');
+	expect(answer).toBeUndefined();
+	expect(press.ephemeral).toBe(true);
+	expect(press.original?.content).toBe('This conversation has expired, so Veil no longer has it. Start a new one with /ask.');
+	expect(harness().logs.slice(linesBefore).some((line) => line.includes('a stored conversation did not open'))).toBe(true);
+	// The answer given after the rotation, sealed with key B, still follows up.
+	expect((await followUpAnswer(harness(), next, member, 'and on')).original?.content).toBe('Answer to: and on');
 });

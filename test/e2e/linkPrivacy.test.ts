@@ -5,6 +5,7 @@ import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 import { freshServer, makeFlag, readable, viewFlag } from '../support/moderation.js';
+import { ask, followUpIdOf, settled } from '../support/conversations.js';
 
 const PASSWORD = 'CANARY-pa55word-7f3a9e';
 const ACCESS = 'CANARY-access-token-51c2';
@@ -100,4 +101,28 @@ it('keeps a hidden answer in the store only sealed, where moderators still read 
 	expect(sqliteBytes()).not.toContain('HELD-TEXT-CANARY');
 	expect(statSync(harness().sqliteFile).mode & 0o777).toBe(0o600);
 	expect(statSync(dirname(harness().sqliteFile)).mode & 0o777).toBe(0o700);
+});
+
+it("keeps a conversation's prompt and answer and an Ask Veil form's message only sealed in the SQLite file", async () => {
+	const member = makeUser('conversing');
+	await harness().linkMember(member.id);
+	harness().upstream.scriptGeneration({ json: safeResponse('ANSWER-CANARY-0b7f') });
+	const answer = await ask(harness(), member, 'PROMPT-CANARY-2e9d');
+	expect(answer.original?.content).toBe('ANSWER-CANARY-0b7f');
+	const conversationKey = `conversations:${harness().discord.defaultGuild.id}:${followUpIdOf(answer).split(':')[2]}`;
+	expect(sqliteBytes()).toContain(conversationKey);
+	expect(sqliteBytes()).not.toContain('PROMPT-CANARY');
+	expect(sqliteBytes()).not.toContain('ANSWER-CANARY');
+
+	// The form is open: the picked message's text waits in the store for its submit.
+	const target = harness().discord.postAsMember({ user: makeUser('author'), content: 'FORM-TEXT-CANARY-61d3' });
+	const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user: member }).waitForAnswer();
+	const pendingKey = `pending-questions:${String(picked.modal?.custom_id.split(':').at(-1))}`;
+	expect(sqliteBytes()).toContain(pendingKey);
+	expect(sqliteBytes()).not.toContain('FORM-TEXT-CANARY');
+	harness().upstream.scriptGeneration({ json: safeResponse('an answer') });
+	const asked = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'what?' }, user: member }));
+	expect(asked.original?.content).toBe('an answer');
+	// Its conversation holds the quoted message as its first turn.
+	expect(sqliteBytes()).not.toContain('FORM-TEXT-CANARY');
 });

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationRepository } from '../../../src/conversations/conversationRepository.js';
 import { PendingQuestionRepository } from '../../../src/conversations/pendingQuestions.js';
 import type { Turn } from '../../../src/conversations/buildContents.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
 
@@ -12,8 +14,12 @@ const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-conversations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const KEY = parseEncryptionKey(generateEncryptionKey());
+const OTHER_KEY = parseEncryptionKey(generateEncryptionKey());
 const GUILD = '100000000000000001';
 const OTHER_GUILD = '100000000000000002';
+const MEMBER = '300000000000000001';
+const OTHER_MEMBER = '300000000000000002';
 const HOUR = 3_600_000;
 
 const exchange = (n: number, size = 2): Turn[] => [
@@ -21,82 +27,211 @@ const exchange = (n: number, size = 2): Turn[] => [
 	{ role: 'model', text: `A${n}`.padEnd(size, '.') },
 ];
 
-const stores = [
+const stores: Array<[string, () => string]> = [
 	['memory', () => 'memory://'],
 	['sqlite', () => `sqlite://${join(dir, `c-${Math.random().toString(36).slice(2)}.sqlite`)}`],
-] as const;
+];
+if (process.env.REDIS_URL) stores.push(['redis', () => process.env.REDIS_URL as string]);
 
-describe.each(stores)('ConversationRepository on %s', (_kind, storeUrl) => {
+const redisClient = (url: string) => createClient({ url });
+type RedisClient = ReturnType<typeof redisClient>;
+
+/** A logger whose lines the test reads. */
+function capturingLogger(): { log: ReturnType<typeof createLogger>; lines: string[] } {
+	const lines: string[] = [];
+	return { log: createLogger('info', { write: (line: string) => void lines.push(line) }), lines };
+}
+
+describe.each(stores)('on %s', (_kind, storeUrl) => {
 	let store: Store;
+	let url: string;
+	let namespace: string;
 	beforeEach(async () => {
-		store = await openStore(storeUrl(), logger, { operationTimeoutMs: 5000 });
+		url = storeUrl();
+		namespace = `conversations-${Math.random().toString(36).slice(2)}`;
+		store = await openStore(url, logger, { operationTimeoutMs: 5000, namespace });
 	});
 	afterEach(async () => {
 		await store.close();
+		if (url.startsWith('redis://')) {
+			await withRedis(async (client) => {
+				const keys = await client.keys(`*${namespace}*`);
+				if (keys.length > 0) await client.del(keys);
+			});
+		}
 	});
 
-	it('finds a saved conversation in its server only, with its turns and visibility', async () => {
-		const conversations = new ConversationRepository(store, 24);
-		const saved = await conversations.save(GUILD, { ephemeral: true, turns: exchange(1) });
-		expect(saved.id).toMatch(/^[a-z0-9]{12}$/);
-		expect(await conversations.find(GUILD, saved.id)).toEqual(saved);
-		expect(await conversations.find(OTHER_GUILD, saved.id)).toBeUndefined();
-		expect(await conversations.find(GUILD, 'nosuchconver')).toBeUndefined();
-		expect(await conversations.find(GUILD, `${saved.id}:x`)).toBeUndefined();
+	/** Runs `use` with a plain Redis client of its own, to see what Redis holds beneath the store. */
+	async function withRedis<T>(use: (client: RedisClient) => Promise<T>): Promise<T> {
+		const client = redisClient(url);
+		await client.connect();
+		try {
+			return await use(client);
+		} finally {
+			await client.quit();
+		}
+	}
+
+	/**
+	 * What the store itself holds for `area`/`key`: every byte of the SQLite file and its journals, every raw value
+	 * Redis has under this test's namespace, or the record as the memory store gives it back.
+	 */
+	async function rawStored(area: 'conversations' | 'pending-questions', key: string): Promise<string> {
+		if (url.startsWith('sqlite://')) {
+			const path = url.slice('sqlite://'.length);
+			return readdirSync(dirname(path))
+				.filter((name) => name.startsWith(basename(path)))
+				.map((name) => readFileSync(join(dirname(path), name)).toString('latin1'))
+				.join('\n');
+		}
+		if (url.startsWith('redis://')) {
+			return withRedis(async (client) => {
+				const keys = await client.keys(`*${namespace}*`);
+				const values = await Promise.all(keys.map((name) => client.get(name)));
+				return keys.map((name, at) => `${name} ${values[at] ?? ''}`).join('\n');
+			});
+		}
+		return JSON.stringify(await store.get(area, key));
+	}
+
+	describe('ConversationRepository', () => {
+		it('finds a saved conversation in its server only, with its turns and visibility', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const saved = await conversations.save(GUILD, { ephemeral: true, turns: exchange(1) });
+			expect(saved.id).toMatch(/^[a-z0-9]{12}$/);
+			expect(await conversations.find(GUILD, saved.id)).toEqual(saved);
+			expect(await conversations.find(OTHER_GUILD, saved.id)).toBeUndefined();
+			expect(await conversations.find(GUILD, 'nosuchconver')).toBeUndefined();
+			expect(await conversations.find(GUILD, `${saved.id}:x`)).toBeUndefined();
+		});
+
+		it('saves each answer under a new id and never changes an earlier one', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const first = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) });
+			const second = await conversations.save(GUILD, { ephemeral: false, turns: [...first.turns, ...exchange(2)] });
+			expect(second.id).not.toBe(first.id);
+			expect((await conversations.find(GUILD, first.id))?.turns).toEqual(exchange(1));
+			expect((await conversations.find(GUILD, second.id))?.turns).toEqual([...exchange(1), ...exchange(2)]);
+		});
+
+		it('is gone CONVERSATION_TTL_HOURS after its last turn', async () => {
+			const conversations = new ConversationRepository(store, 2, { current: KEY }, logger);
+			const now = new Date();
+			const saved = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) }, now);
+			expect(saved.expiresAt.getTime()).toBe(now.getTime() + 2 * HOUR);
+			expect(await conversations.find(GUILD, saved.id, new Date(now.getTime() + 2 * HOUR - 1))).toBeDefined();
+			expect(await conversations.find(GUILD, saved.id, new Date(now.getTime() + 2 * HOUR))).toBeUndefined();
+		});
+
+		it('keeps only the turns a later body could hold', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const turns = Array.from({ length: 15 }, (_, n) => exchange(n + 1)).flat();
+			const saved = await conversations.save(GUILD, { ephemeral: false, turns });
+			// 19 turns leave room for the new prompt; whole exchanges only, so 18.
+			expect(saved.turns).toHaveLength(18);
+			expect(saved.turns[0]).toEqual({ role: 'user', text: 'P7' });
+			expect((await conversations.find(GUILD, saved.id))?.turns).toEqual(saved.turns);
+		});
+
+		it('reads an unreadable record as no conversation', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			await store.set('conversations', `${GUILD}:abcdefghijkm`, { version: 9 });
+			expect(await conversations.find(GUILD, 'abcdefghijkm')).toBeUndefined();
+		});
+
+		it("stores neither a turn's prompt nor its answer in plain, anywhere in the store", async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const turns: Turn[] = [
+				{ role: 'user', text: 'PROMPT-CANARY-5b1e' },
+				{ role: 'model', text: 'ANSWER-CANARY-c04d' },
+			];
+			const saved = await conversations.save(GUILD, { ephemeral: false, turns });
+			const raw = await rawStored('conversations', `${GUILD}:${saved.id}`);
+			// The record is there (its expiry in plain), so the canaries' absence means they were sealed.
+			expect(raw).toContain(saved.expiresAt.toISOString());
+			expect(raw).not.toContain('CANARY');
+			expect((await conversations.find(GUILD, saved.id))?.turns).toEqual(turns);
+		});
+
+		it('does not open a record copied under another conversation id or server, and logs it', async () => {
+			const { log, lines } = capturingLogger();
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, log);
+			const saved = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) });
+			const record = await store.get('conversations', `${GUILD}:${saved.id}`);
+			await store.set('conversations', `${GUILD}:abcdefghijkm`, record, 60_000);
+			await store.set('conversations', `${OTHER_GUILD}:${saved.id}`, record, 60_000);
+			expect(await conversations.find(GUILD, 'abcdefghijkm')).toBeUndefined();
+			expect(await conversations.find(OTHER_GUILD, saved.id)).toBeUndefined();
+			expect(await conversations.find(GUILD, saved.id)).toBeDefined();
+			const warned = lines.filter((line) => line.includes('a stored conversation did not open'));
+			expect(warned).toHaveLength(2);
+			expect(warned[0]).toContain('"conversationId":"abcdefghijkm"');
+			expect(warned.join('\n')).not.toContain(String((record as { sealed?: string }).sealed));
+		});
+
+		it('opens a record sealed with the previous key during a rotation, and none once that key is gone', async () => {
+			const { log, lines } = capturingLogger();
+			const before = new ConversationRepository(store, 24, { current: KEY }, log);
+			const saved = await before.save(GUILD, { ephemeral: true, turns: exchange(1) });
+			const rotated = new ConversationRepository(store, 24, { current: OTHER_KEY, previous: KEY }, log);
+			expect(await rotated.find(GUILD, saved.id)).toEqual(saved);
+			expect(lines).toEqual([]);
+			const after = new ConversationRepository(store, 24, { current: OTHER_KEY }, log);
+			expect(await after.find(GUILD, saved.id)).toBeUndefined();
+			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(1);
+		});
+
+		it('reads a record stored in plain before conversations were sealed, as it is', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const expiresAt = new Date(Date.now() + HOUR);
+			const legacy = { version: 1, ephemeral: true, turns: exchange(1), createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString() };
+			await store.set('conversations', `${GUILD}:abcdefghijkm`, legacy, HOUR);
+			expect(await conversations.find(GUILD, 'abcdefghijkm')).toEqual({ id: 'abcdefghijkm', guildId: GUILD, ephemeral: true, turns: exchange(1), expiresAt });
+		});
 	});
 
-	it('saves each answer under a new id and never changes an earlier one', async () => {
-		const conversations = new ConversationRepository(store, 24);
-		const first = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) });
-		const second = await conversations.save(GUILD, { ephemeral: false, turns: [...first.turns, ...exchange(2)] });
-		expect(second.id).not.toBe(first.id);
-		expect((await conversations.find(GUILD, first.id))?.turns).toEqual(exchange(1));
-		expect((await conversations.find(GUILD, second.id))?.turns).toEqual([...exchange(1), ...exchange(2)]);
-	});
+	describe('PendingQuestionRepository', () => {
+		it("gives a message's text back to the member who opened the form only, until it is forgotten", async () => {
+			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
+			const key = await pending.save(MEMBER, 'the message');
+			expect(key).toMatch(/^[A-Za-z0-9_-]{16}$/);
+			expect(await pending.find(key, OTHER_MEMBER)).toBeUndefined();
+			expect(await pending.find(key, MEMBER)).toBe('the message');
+			await pending.forget(key);
+			expect(await pending.find(key, MEMBER)).toBeUndefined();
+			expect(await pending.find('not a key', MEMBER)).toBeUndefined();
+		});
 
-	it('is gone CONVERSATION_TTL_HOURS after its last turn', async () => {
-		const conversations = new ConversationRepository(store, 2);
-		const now = new Date();
-		const saved = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) }, now);
-		expect(saved.expiresAt.getTime()).toBe(now.getTime() + 2 * HOUR);
-		expect(await conversations.find(GUILD, saved.id, new Date(now.getTime() + 2 * HOUR - 1))).toBeDefined();
-		expect(await conversations.find(GUILD, saved.id, new Date(now.getTime() + 2 * HOUR))).toBeUndefined();
-	});
+		it("stores the message's text only sealed", async () => {
+			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
+			const key = await pending.save(MEMBER, 'PENDING-CANARY-e7a2');
+			const raw = await rawStored('pending-questions', key);
+			expect(raw).toContain(MEMBER);
+			expect(raw).not.toContain('PENDING-CANARY');
+			expect(await pending.find(key, MEMBER)).toBe('PENDING-CANARY-e7a2');
+		});
 
-	it('keeps only the turns a later body could hold', async () => {
-		const conversations = new ConversationRepository(store, 24);
-		const turns = Array.from({ length: 15 }, (_, n) => exchange(n + 1)).flat();
-		const saved = await conversations.save(GUILD, { ephemeral: false, turns });
-		// 19 turns leave room for the new prompt; whole exchanges only, so 18.
-		expect(saved.turns).toHaveLength(18);
-		expect(saved.turns[0]).toEqual({ role: 'user', text: 'P7' });
-		expect((await conversations.find(GUILD, saved.id))?.turns).toEqual(saved.turns);
-	});
+		it('does not open a record copied under another key or member, logs it, and opens with the previous key', async () => {
+			const { log, lines } = capturingLogger();
+			const pending = new PendingQuestionRepository(store, { current: KEY }, log);
+			const key = await pending.save(MEMBER, 'the message');
+			const record = (await store.get('pending-questions', key)) as Record<string, unknown>;
+			await store.set('pending-questions', 'AAAAAAAAAAAAAAAA', record, 60_000);
+			await store.set('pending-questions', 'BBBBBBBBBBBBBBBB', { ...record, userId: OTHER_MEMBER }, 60_000);
+			expect(await pending.find('AAAAAAAAAAAAAAAA', MEMBER)).toBeUndefined();
+			expect(await pending.find('BBBBBBBBBBBBBBBB', OTHER_MEMBER)).toBeUndefined();
+			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(2);
+			expect(lines.join('\n')).not.toContain('AAAAAAAAAAAAAAAA');
 
-	it('reads an unreadable record as no conversation', async () => {
-		const conversations = new ConversationRepository(store, 24);
-		await store.set('conversations', `${GUILD}:abcdefghijkm`, { version: 9 });
-		expect(await conversations.find(GUILD, 'abcdefghijkm')).toBeUndefined();
-	});
-});
+			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY, previous: KEY }, log).find(key, MEMBER)).toBe('the message');
+			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY }, log).find(key, MEMBER)).toBeUndefined();
+			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(3);
+		});
 
-describe('PendingQuestionRepository', () => {
-	let store: Store;
-	beforeEach(async () => {
-		store = await openStore('memory://', logger);
-	});
-	afterEach(async () => {
-		await store.close();
-	});
-
-	it("gives a message's text back to the member who opened the form only, until it is forgotten", async () => {
-		const pending = new PendingQuestionRepository(store);
-		const key = await pending.save('300000000000000001', 'the message');
-		expect(key).toMatch(/^[A-Za-z0-9_-]{16}$/);
-		expect(await pending.find(key, '300000000000000002')).toBeUndefined();
-		expect(await pending.find(key, '300000000000000001')).toBe('the message');
-		await pending.forget(key);
-		expect(await pending.find(key, '300000000000000001')).toBeUndefined();
-		expect(await pending.find('not a key', '300000000000000001')).toBeUndefined();
+		it('reads a text stored in plain before it was sealed, as it is', async () => {
+			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
+			await store.set('pending-questions', 'CCCCCCCCCCCCCCCC', { version: 1, userId: MEMBER, text: 'an old form' }, 60_000);
+			expect(await pending.find('CCCCCCCCCCCCCCCC', MEMBER)).toBe('an old form');
+		});
 	});
 });
