@@ -3,11 +3,8 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	InteractionContextType,
-	LabelBuilder,
 	ModalBuilder,
 	SlashCommandBuilder,
-	TextInputBuilder,
-	TextInputStyle,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '../src/discord/command.js';
@@ -20,6 +17,7 @@ import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/link
 import { FLAGGED_PREFIXES } from './flagged.js';
 import { linkButton } from './link.js';
 import { messages } from '../src/answers/messages.js';
+import { questionModal } from '../src/asking/questionModal.js';
 
 const data = new SlashCommandBuilder()
 	.setName('ask')
@@ -56,22 +54,12 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 }
 
 function followUpModal(conversationId: string): ModalBuilder {
-	return new ModalBuilder()
-		.setCustomId(buildCustomId(ASK_PREFIXES['followup-form'], conversationId))
-		.setTitle(messages.conversation.formTitle)
-		.addLabelComponents(
-			new LabelBuilder()
-				.setLabel(messages.conversation.promptLabel)
-				.setDescription(messages.conversation.promptHint)
-				.setTextInputComponent(
-					new TextInputBuilder()
-						.setCustomId('prompt')
-						.setStyle(TextInputStyle.Paragraph)
-						.setMinLength(1)
-						.setMaxLength(PROMPT_MAX_LENGTH)
-						.setRequired(true),
-				),
-		);
+	return questionModal(buildCustomId(ASK_PREFIXES['followup-form'], conversationId), {
+		title: messages.conversation.formTitle,
+		label: messages.conversation.promptLabel,
+		hint: messages.conversation.promptHint,
+		inputId: 'prompt',
+	});
 }
 
 /**

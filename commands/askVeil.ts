@@ -3,21 +3,19 @@ import {
 	ApplicationIntegrationType,
 	ContextMenuCommandBuilder,
 	InteractionContextType,
-	LabelBuilder,
 	ModalBuilder,
-	TextInputBuilder,
-	TextInputStyle,
 	type MessageContextMenuCommandInteraction,
 } from 'discord.js';
 import type { Command, InteractionContext, MessageCommandData, ModalHandler } from '../src/discord/command.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
-import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
+import { checkPrompt } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
 import { askAboutMessage } from '../src/conversations/quoteMessage.js';
 import { ASK_COMPONENTS } from './ask.js';
 import { messages } from '../src/answers/messages.js';
+import { questionModal } from '../src/asking/questionModal.js';
 
 const data: MessageCommandData = {
 	...new ContextMenuCommandBuilder()
@@ -32,23 +30,13 @@ const data: MessageCommandData = {
 /** The question form: `Ask Veil:question:<key of the message's text>`. */
 const ASK_VEIL_PREFIXES = ownedPrefixes(data.name, ['question']);
 
-function questionModal(pendingKey: string): ModalBuilder {
-	return new ModalBuilder()
-		.setCustomId(buildCustomId(ASK_VEIL_PREFIXES.question, pendingKey))
-		.setTitle(messages.askVeil.formTitle)
-		.addLabelComponents(
-			new LabelBuilder()
-				.setLabel(messages.askVeil.questionLabel)
-				.setDescription(messages.askVeil.questionHint)
-				.setTextInputComponent(
-					new TextInputBuilder()
-						.setCustomId('question')
-						.setStyle(TextInputStyle.Paragraph)
-						.setMinLength(1)
-						.setMaxLength(PROMPT_MAX_LENGTH)
-						.setRequired(true),
-				),
-		);
+function askVeilModal(pendingKey: string): ModalBuilder {
+	return questionModal(buildCustomId(ASK_VEIL_PREFIXES.question, pendingKey), {
+		title: messages.askVeil.formTitle,
+		label: messages.askVeil.questionLabel,
+		hint: messages.askVeil.questionHint,
+		inputId: 'question',
+	});
 }
 
 /**
@@ -66,7 +54,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 		return;
 	}
 	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, text);
-	await interaction.showModal(questionModal(pendingKey));
+	await interaction.showModal(askVeilModal(pendingKey));
 }
 
 /** The question form's submit: the message quoted, then the question, asked and answered as /ask answers. */

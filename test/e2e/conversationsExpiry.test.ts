@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type InteractionState } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
+import { sqliteBytes } from '../support/sqliteBytes.js';
 import { answerMessages, ask, followUp, followUpIdOf, settled } from '../support/conversations.js';
 
 // 0.0003 hours is about a second: long enough to open the form right after an answer, short enough to wait out.
@@ -13,14 +12,6 @@ beforeAll(async () => {
 	await harness().linkMember(asker.id);
 });
 
-/** Every byte of the SQLite database, its journal and WAL included. */
-function sqliteBytes(): string {
-	const directory = dirname(harness().sqliteFile);
-	return readdirSync(directory)
-		.filter((name) => name.startsWith(basename(harness().sqliteFile)))
-		.map((name) => readFileSync(join(directory, name)).toString('latin1'))
-		.join('\n');
-}
 
 /** Waits until the conversation behind an answer's Follow up button is past its expiry, by the record's own time. */
 async function outlive(answer: InteractionState): Promise<void> {
@@ -60,10 +51,10 @@ describe('an expired conversation', () => {
 		const canary = 'CONVERSATION-ERASE-CANARY';
 		const answer = await ask(harness(), asker, canary);
 		const key = `conversations:${harness().discord.defaultGuild.id}:${followUpIdOf(answer).split(':')[2]}`;
-		expect(sqliteBytes()).toContain(key);
+		expect(sqliteBytes(harness().sqliteFile)).toContain(key);
 		await outlive(answer);
 		expect(await harness().bot.store.sweepExpired()).toBeGreaterThan(0);
-		expect(sqliteBytes()).not.toContain(key);
-		expect(sqliteBytes()).not.toContain(canary);
+		expect(sqliteBytes(harness().sqliteFile)).not.toContain(key);
+		expect(sqliteBytes(harness().sqliteFile)).not.toContain(canary);
 	});
 });

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
 import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
+import { sqliteBytes } from '../support/sqliteBytes.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 import { freshServer, makeFlag, readable, viewFlag } from '../support/moderation.js';
 import { ask, followUpIdOf, settled } from '../support/conversations.js';
@@ -13,14 +14,6 @@ const SESSION = 'CANARY-session-token-88d0';
 
 const harness = useHarness({ env: { LOG_LEVEL: 'trace' } });
 
-/** Every byte of the SQLite database, its journal and WAL included. */
-function sqliteBytes(): string {
-	const directory = dirname(harness().sqliteFile);
-	return readdirSync(directory)
-		.filter((name) => name.startsWith(basename(harness().sqliteFile)))
-		.map((name) => readFileSync(join(directory, name)).toString('latin1'))
-		.join('\n');
-}
 
 function restBodies(): string[] {
 	return harness().discord.requests.map((request) => `${request.path} ${request.rawBody.toString('utf8')} ${JSON.stringify(request.json ?? null)}`);
@@ -52,7 +45,7 @@ it('keeps the password out of every log line, the store and every message to Dis
 
 	const places: Array<[string, string]> = [
 		['log', harness().logs.join('\n')],
-		['sqlite', sqliteBytes()],
+		['sqlite', sqliteBytes(harness().sqliteFile)],
 		['discord', restBodies().join('\n')],
 	];
 	for (const [place, text] of places) {
@@ -62,8 +55,8 @@ it('keeps the password out of every log line, the store and every message to Dis
 		expect(text.includes(SESSION), `session token in ${place}`).toBe(false);
 		expect(text.includes(harness().upstream.apiKey), `API key in ${place}`).toBe(false);
 	}
-	expect(sqliteBytes()).toContain('c***@example.com');
-	expect(sqliteBytes()).not.toContain(email);
+	expect(sqliteBytes(harness().sqliteFile)).toContain('c***@example.com');
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain(email);
 });
 
 it('keeps interaction tokens and model text out of the logs when Discord refuses an answer', async () => {
@@ -96,9 +89,9 @@ it('keeps a hidden answer in the store only sealed, where moderators still read 
 	expect(readable(view)).toContain('PROMPT-CANARY-3c1d');
 	expect(readable(view)).toContain('HELD-TEXT-CANARY-a9e4');
 
-	expect(sqliteBytes()).toContain(flag.id);
-	expect(sqliteBytes()).not.toContain('PROMPT-CANARY');
-	expect(sqliteBytes()).not.toContain('HELD-TEXT-CANARY');
+	expect(sqliteBytes(harness().sqliteFile)).toContain(flag.id);
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain('PROMPT-CANARY');
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain('HELD-TEXT-CANARY');
 	expect(statSync(harness().sqliteFile).mode & 0o777).toBe(0o600);
 	expect(statSync(dirname(harness().sqliteFile)).mode & 0o777).toBe(0o700);
 });
@@ -110,19 +103,19 @@ it("keeps a conversation's prompt and answer and an Ask Veil form's message only
 	const answer = await ask(harness(), member, 'PROMPT-CANARY-2e9d');
 	expect(answer.original?.content).toBe('ANSWER-CANARY-0b7f');
 	const conversationKey = `conversations:${harness().discord.defaultGuild.id}:${followUpIdOf(answer).split(':')[2]}`;
-	expect(sqliteBytes()).toContain(conversationKey);
-	expect(sqliteBytes()).not.toContain('PROMPT-CANARY');
-	expect(sqliteBytes()).not.toContain('ANSWER-CANARY');
+	expect(sqliteBytes(harness().sqliteFile)).toContain(conversationKey);
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain('PROMPT-CANARY');
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain('ANSWER-CANARY');
 
 	// The form is open: the picked message's text waits in the store for its submit.
 	const target = harness().discord.postAsMember({ user: makeUser('author'), content: 'FORM-TEXT-CANARY-61d3' });
 	const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user: member }).waitForAnswer();
 	const pendingKey = `pending-questions:${String(picked.modal?.custom_id.split(':').at(-1))}`;
-	expect(sqliteBytes()).toContain(pendingKey);
-	expect(sqliteBytes()).not.toContain('FORM-TEXT-CANARY');
+	expect(sqliteBytes(harness().sqliteFile)).toContain(pendingKey);
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain('FORM-TEXT-CANARY');
 	harness().upstream.scriptGeneration({ json: safeResponse('an answer') });
 	const asked = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'what?' }, user: member }));
 	expect(asked.original?.content).toBe('an answer');
 	// Its conversation holds the quoted message as its first turn.
-	expect(sqliteBytes()).not.toContain('FORM-TEXT-CANARY');
+	expect(sqliteBytes(harness().sqliteFile)).not.toContain('FORM-TEXT-CANARY');
 });

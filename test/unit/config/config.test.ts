@@ -1,26 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, parseDeployConfig } from '../../../src/config/config.js';
+import { problemsOf, VALID_ENV } from '../../support/configFixture.js';
+import { parseConfig, parseDeployConfig } from '../../../src/config/config.js';
 
-const key = randomBytes(32).toString('base64');
-const valid = {
-	DISCORD_TOKEN: 'fake-token-for-tests',
-	GENERATION_BASE_URL: 'http://127.0.0.1:9/gen',
-	GENERATION_API_KEY: 'secret-api-key-canary',
-	AUTH_BASE_URL: 'http://127.0.0.1:9/auth',
-	AUTH_PATH_PREFIX: 'acme',
-	TOKEN_ENCRYPTION_KEY: key,
-};
+const key = VALID_ENV.TOKEN_ENCRYPTION_KEY;
+const valid = VALID_ENV;
 
-function problemsOf(env: Record<string, string | undefined>): string[] {
-	try {
-		parseConfig(env);
-	} catch (error) {
-		expect(error).toBeInstanceOf(ConfigError);
-		return [...(error as ConfigError).problems];
-	}
-	throw new Error('expected a ConfigError');
-}
 
 describe('parseConfig', () => {
 	it('applies the documented defaults', () => {

@@ -1,27 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, parseRestProxyConfig } from '../../../src/config/config.js';
+import { problemsOf, VALID_ENV } from '../../support/configFixture.js';
+import { parseConfig, parseRestProxyConfig } from '../../../src/config/config.js';
 import { parseShardArray, parseShardList } from '../../../src/config/shardIds.js';
 
-const valid = {
-	DISCORD_TOKEN: 'fake-token-for-tests',
-	GENERATION_BASE_URL: 'http://127.0.0.1:9/gen',
-	GENERATION_API_KEY: 'secret-api-key-canary',
-	AUTH_BASE_URL: 'http://127.0.0.1:9/auth',
-	AUTH_PATH_PREFIX: 'acme',
-	TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-};
+const valid = VALID_ENV;
 
-function problemsOf(env: Record<string, string | undefined>, parse: (env: Record<string, string | undefined>) => unknown = parseConfig): string[] {
-	try {
-		parse(env);
-	} catch (error) {
-		expect(error).toBeInstanceOf(ConfigError);
-		return [...(error as ConfigError).problems];
-	}
-	throw new Error('expected a ConfigError');
-}
 
 describe('parseShardList', () => {
 	it('reads ranges, single ids and both together, ascending and without repeats', () => {
