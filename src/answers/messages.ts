@@ -39,6 +39,24 @@ export const messages = {
 		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
 		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
 	},
+	admission: {
+		/** A member's second ask while their first is still waiting or being answered. */
+		stillAnswering: 'Veil is still answering your last question. Wait for that answer, then ask again.',
+		/** Past ASK_MEMBER_PER_MINUTE; `retryAt` is a Discord timestamp (`<t:UNIX:R>`). */
+		rateLimited: (perMinute: number, retryAt: string) =>
+			`You're asking quickly: at most ${perMinute} question${perMinute === 1 ? '' : 's'} a minute. You can ask again ${retryAt}.`,
+		busy: 'Veil is busy right now: too many questions are waiting. Please try again in a minute.',
+		/** The "thinking…" message of an ask waiting in line. */
+		waiting: (ahead: number) =>
+			ahead === 0
+				? 'Veil is busy: yours is next in line. Your answer will appear here.'
+				: `Veil is busy: ${ahead} ask${ahead === 1 ? ' is' : 's are'} ahead of yours. Your answer will appear here.`,
+		/** Past `/settings limits asks_per_day`; `resetsAt` is a Discord timestamp. */
+		dailyLimit: (limit: number, resetsAt: string) =>
+			`You've reached this server's limit of ${limit} question${limit === 1 ? '' : 's'} a day. It resets ${resetsAt}.`,
+		/** The breaker is open: nothing is sent upstream for a while. */
+		serviceDown: "The model's service is not answering right now, so Veil is not sending it questions for a moment. Please try again in a minute.",
+	},
 	conversation: {
 		followUpButton: 'Follow up',
 		formTitle: 'Follow up',

@@ -22,6 +22,12 @@ export interface Config extends ShardSettings {
 	readonly flagRetentionDays: number;
 	/** How long a conversation can be followed up after its last turn. */
 	readonly conversationTtlHours: number;
+	/** Generation calls in flight at once in this process; more asks wait in line. */
+	readonly askConcurrency: number;
+	/** Asks that may wait in line; one more is turned away at once. */
+	readonly askQueueMax: number;
+	/** Asks one member may start in 60 s in this process; 0: no limit. */
+	readonly askMemberPerMinute: number;
 	readonly logLevel: string;
 	/** Port of the operators' endpoint (`/metrics`, `/healthz`, `/readyz`); undefined: off. 0 picks a free one. */
 	readonly metricsPort: number | undefined;
@@ -60,6 +66,7 @@ const port = z.coerce
 	.min(0, 'a TCP port (0 to 65535)')
 	.max(65_535, 'a TCP port (0 to 65535)');
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
+const wholeNumber = (what: string) => z.coerce.number({ error: what }).int(what).nonnegative(what);
 
 const encryptionKey = z.string({ error: KEY_FORMAT }).transform((value, ctx) => {
 	try {
@@ -94,6 +101,9 @@ const environmentSchema = z.object({
 		z.coerce.number({ error: 'a number of days above 0' }).positive('a number of days above 0'),
 		30,
 	),
+	ASK_CONCURRENCY: withDefault(positiveInt('a whole number above 0'), 32),
+	ASK_QUEUE_MAX: withDefault(wholeNumber('a whole number, 0 or more'), 500),
+	ASK_MEMBER_PER_MINUTE: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 6),
 	CONVERSATION_TTL_HOURS: withDefault(
 		z.coerce.number({ error: 'a number of hours above 0' }).positive('a number of hours above 0'),
 		24,
@@ -130,6 +140,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		requireLink: e.REQUIRE_LINK,
 		flagRetentionDays: e.FLAG_RETENTION_DAYS,
 		conversationTtlHours: e.CONVERSATION_TTL_HOURS,
+		askConcurrency: e.ASK_CONCURRENCY,
+		askQueueMax: e.ASK_QUEUE_MAX,
+		askMemberPerMinute: e.ASK_MEMBER_PER_MINUTE,
 		logLevel: e.LOG_LEVEL,
 		...shards.settings,
 		metricsPort: e.METRICS_PORT,

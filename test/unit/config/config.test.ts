@@ -91,6 +91,18 @@ describe('parseConfig', () => {
 		}
 	});
 
+	it('reads the admission limits: 32 at once, 500 waiting, 6 a minute by default; 0 allowed but for concurrency', () => {
+		expect(parseConfig(valid)).toMatchObject({ askConcurrency: 32, askQueueMax: 500, askMemberPerMinute: 6 });
+		expect(parseConfig({ ...valid, ASK_CONCURRENCY: '4', ASK_QUEUE_MAX: '0', ASK_MEMBER_PER_MINUTE: '0' })).toMatchObject({
+			askConcurrency: 4,
+			askQueueMax: 0,
+			askMemberPerMinute: 0,
+		});
+		expect(parseConfig({ ...valid, ASK_CONCURRENCY: '', ASK_QUEUE_MAX: ' ', ASK_MEMBER_PER_MINUTE: '' })).toMatchObject({ askConcurrency: 32, askQueueMax: 500, askMemberPerMinute: 6 });
+		const problems = problemsOf({ ...valid, ASK_CONCURRENCY: '0', ASK_QUEUE_MAX: '-1', ASK_MEMBER_PER_MINUTE: '2.5' });
+		expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['ASK_CONCURRENCY', 'ASK_MEMBER_PER_MINUTE', 'ASK_QUEUE_MAX']);
+	});
+
 	const urlNames = ['GENERATION_BASE_URL', 'AUTH_BASE_URL', 'DISCORD_API_URL'] as const;
 
 	it.each(['https://api.example.com/v1', 'http://127.0.0.1:8080', 'http://127.45.6.7/x', 'http://[::1]:4000/api', 'http://localhost:3000', 'http://LOCALHOST', 'http://127.1'])(

@@ -1,0 +1,84 @@
+import { time, TimestampStyles } from 'discord.js';
+import { messages } from '../answers/messages.js';
+import { VeilError } from '../answers/veilError.js';
+
+/**
+ * How an ask turned away before the upstream is counted: the line was full, a limit said no, or the model's
+ * service is known to be down (an error the member would have got anyway, without the wait).
+ */
+export type RefusalOutcome = 'busy' | 'limited' | 'error';
+
+/** An ask turned away before anything went upstream; `outcome` says which kind, for the logs and the metrics. */
+export abstract class AdmissionRefusal extends VeilError {
+	abstract readonly outcome: RefusalOutcome;
+}
+
+/** `ASK_QUEUE_MAX` asks already wait. */
+export class LineFullError extends AdmissionRefusal {
+	override readonly name = 'LineFullError';
+	readonly outcome = 'busy';
+
+	constructor(waiting: number) {
+		super({ code: 'ask_busy', message: `the line is full: ${waiting} asks wait`, userMessage: messages.admission.busy });
+	}
+}
+
+/** The member already has an ask waiting or running in this process. */
+export class AskInProgressError extends AdmissionRefusal {
+	override readonly name = 'AskInProgressError';
+	readonly outcome = 'limited';
+
+	constructor() {
+		super({ code: 'ask_in_progress', message: 'the member already has an ask in progress', userMessage: messages.admission.stillAnswering });
+	}
+}
+
+/** Past `ASK_MEMBER_PER_MINUTE`. */
+export class MemberRateError extends AdmissionRefusal {
+	override readonly name = 'MemberRateError';
+	readonly outcome = 'limited';
+	readonly retryAt: number;
+
+	constructor(perMinute: number, retryAt: number) {
+		super({
+			code: 'ask_rate_limited',
+			message: `past ${perMinute} asks a minute for this member`,
+			userMessage: messages.admission.rateLimited(perMinute, relativeTime(retryAt)),
+		});
+		this.retryAt = retryAt;
+	}
+}
+
+/** Past the server's `asks_per_day`. */
+export class DailyLimitError extends AdmissionRefusal {
+	override readonly name = 'DailyLimitError';
+	readonly outcome = 'limited';
+	readonly resetsAt: number;
+
+	constructor(limit: number, resetsAt: number) {
+		super({
+			code: 'ask_daily_limit',
+			message: `past the server's limit of ${limit} asks a day for this member`,
+			userMessage: messages.admission.dailyLimit(limit, relativeTime(resetsAt)),
+		});
+		this.resetsAt = resetsAt;
+	}
+}
+
+/** The circuit breaker is open (or its one trial ask is under way): nothing goes upstream. */
+export class ServiceDownError extends AdmissionRefusal {
+	override readonly name = 'ServiceDownError';
+	readonly outcome = 'error';
+
+	constructor() {
+		super({ code: 'upstream_breaker_open', message: 'the circuit breaker is open', userMessage: messages.admission.serviceDown });
+	}
+}
+
+/**
+ * A Discord relative timestamp (`<t:UNIX:R>`), rounded up to the second so it never names a moment before the one
+ * meant.
+ */
+export function relativeTime(atMs: number): string {
+	return time(Math.ceil(atMs / 1000), TimestampStyles.RelativeTime);
+}

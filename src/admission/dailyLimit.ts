@@ -1,0 +1,54 @@
+import { DailyLimitError } from './admissionErrors.js';
+
+const DAY_MS = 86_400_000;
+
+/** Adds one to a counter in the store, atomically, and returns its new value; the store forgets it at `expiresAt`. */
+export interface Counter {
+	increment(key: string, expiresAt: number): Promise<number>;
+}
+
+/** The UTC day `now` falls in, as `YYYY-MM-DD`. */
+export function utcDay(now: number): string {
+	return new Date(now).toISOString().slice(0, 10);
+}
+
+/** The first millisecond of the next UTC day: when a daily count starts again. */
+export function nextUtcMidnight(now: number): number {
+	return (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+}
+
+/** Who asks where, and what the server allows. */
+export interface DailyAsk {
+	readonly guildId: string;
+	readonly memberId: string;
+	/** The server's `asks_per_day`; 0 or unset means no limit. */
+	readonly limit: number | undefined;
+	/** Members with Manage Server are not counted. */
+	readonly exempt: boolean;
+	readonly now: number;
+}
+
+/**
+ * `/settings limits asks_per_day`: each member's asks per server per UTC day, counted in the store so that every
+ * process serving the server shares one count. The count goes up in one step of the store's own (never read, then
+ * written), so two asks at once in two processes cannot both see the last free ask.
+ */
+export class DailyLimit {
+	readonly #counter: Counter;
+
+	constructor(counter: Counter) {
+		this.#counter = counter;
+	}
+
+	/** Counts the ask, or throws {@link DailyLimitError} when it is past the limit. Unlimited or exempt: no store call. */
+	async count(ask: DailyAsk): Promise<void> {
+		const { limit, exempt, now } = ask;
+		if (exempt || limit === undefined || limit <= 0) return;
+		const resetsAt = nextUtcMidnight(now);
+		// The day is in the key, so a count never carries over; the expiry only tidies the store, an hour late so
+		// processes whose clocks differ a little still share the day's count.
+		const key = `asks:${ask.guildId}:${ask.memberId}:${utcDay(now)}`;
+		const count = await this.#counter.increment(key, resetsAt + 3_600_000);
+		if (count > limit) throw new DailyLimitError(limit, resetsAt);
+	}
+}
