@@ -49,8 +49,8 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
 	checkPrompt(prompt, messages.ask.emptyPrompt);
-	const gate = await readLinkGate(interaction.user.id, ctx);
-	await answerAsk(interaction, { prompt, ephemeral }, gate, ASK_COMPONENTS, ctx);
+	const prepare = async () => ({ request: { prompt, ephemeral }, gate: await readLinkGate(interaction.user.id, ctx) });
+	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
 }
 
 function followUpModal(conversationId: string): ModalBuilder {
@@ -93,9 +93,13 @@ const followUpSubmit: ModalHandler = {
 		if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
 		const prompt = interaction.fields.getTextInputValue('prompt');
 		checkPrompt(prompt, messages.conversation.emptyPrompt);
-		const { conversation, gate } = await readConversationAndLink(interaction.guildId, conversationId, interaction.user.id, ctx);
-		ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
-		await answerAsk(interaction, { prompt, history: conversation.turns, ephemeral: conversation.ephemeral }, gate, ASK_COMPONENTS, ctx);
+		const { guildId } = interaction;
+		const prepare = async () => {
+			const { conversation, gate } = await readConversationAndLink(guildId, conversationId, interaction.user.id, ctx);
+			ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
+			return { request: { prompt, history: conversation.turns, ephemeral: conversation.ephemeral }, gate };
+		};
+		await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
 	},
 };
 

@@ -64,10 +64,13 @@ const submitQuestion: ModalHandler = {
 		if (!interaction.inGuild()) throw new UserInputError(messages.askVeil.serversOnly);
 		const question = interaction.fields.getTextInputValue('question');
 		checkPrompt(question, messages.askVeil.emptyQuestion);
-		const [text, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
-		if (text === undefined) throw new UserInputError(messages.askVeil.formExpired, 'form_expired');
+		const prepare = async () => {
+			const [text, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
+			if (text === undefined) throw new UserInputError(messages.askVeil.formExpired, 'form_expired');
+			return { request: { prompt: askAboutMessage(text, question), ephemeral: false }, gate };
+		};
 		try {
-			await answerAsk(interaction, { prompt: askAboutMessage(text, question), ephemeral: false }, gate, ASK_COMPONENTS, ctx);
+			await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
 		} finally {
 			await ctx.pendingQuestions.forget(pendingKey);
 		}

@@ -36,14 +36,27 @@ const data = new SlashCommandBuilder()
 					.addChannelTypes(...MODLOG_CHANNEL_TYPES),
 			),
 	)
+	.addSubcommand((sub) =>
+		sub
+			.setName('limits')
+			.setDescription("How many questions each member may ask Veil a day here; leave it out to see the setting")
+			.addIntegerOption((option) =>
+				option.setName('asks_per_day').setDescription('Questions per member per UTC day; 0 for no limit').setMinValue(0),
+			),
+	)
 	.toJSON();
+
+async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	if (interaction.options.getSubcommand() === 'limits') return setLimits(interaction, ctx);
+	return setModlog(interaction, ctx);
+}
 
 /**
  * `/settings modlog [channel]`: with a channel, checks that Veil can view, send and embed there and saves it;
  * without, turns the reports off (the flags are kept either way). The answer shows the setting as it now is and,
  * once, the last mod-log post that failed.
  */
-async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+async function setModlog(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
 	const chosen = interaction.options.getChannel('channel', false, [...MODLOG_CHANNEL_TYPES]);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -56,10 +69,30 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	let before: GuildSettings = {};
 	await ctx.settings.update(guildId, (current) => {
 		before = current;
-		return { modlogChannelId: chosen?.id };
+		// The other settings (the daily limit) stay as they are; the failure note has been read, once.
+		return { ...current, modlogChannelId: chosen?.id, modlogFailure: undefined };
 	});
 	ctx.log.info({ modlogChannelId: chosen?.id ?? null }, 'mod-log setting changed');
 	await interaction.editReply({ content: describeChange(chosen?.id, before), allowedMentions: NO_MENTIONS });
+}
+
+/**
+ * `/settings limits [asks_per_day]`: with a number, sets each member's daily asks in this server (0: no limit);
+ * without, shows the setting. Members with Manage Server are never limited.
+ */
+async function setLimits(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+	const asksPerDay = interaction.options.getInteger('asks_per_day', false);
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	if (asksPerDay === null) {
+		const { asksPerDay: current } = await ctx.settings.get(guildId);
+		await interaction.editReply({ content: messages.settings.limitsShown(current), allowedMentions: NO_MENTIONS });
+		return;
+	}
+	if (asksPerDay < 0) throw new UserInputError(messages.settings.limitsNegative, 'limits_negative');
+	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
+	ctx.log.info({ asksPerDay }, 'daily limit changed');
+	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
 }
 
 /** Veil's own permissions in the channel, computed from the cached server (its roles and overwrites). */

@@ -129,5 +129,17 @@ export const messages = {
 			`Veil can't post reports in <#${channelId}>: it lacks ${missing.join(', ')} there. ` +
 			'Grant those in the channel settings and run this again. Nothing was changed.',
 		modlogUnknownChannel: "Veil can't see that channel. Nothing was changed.",
+		limitsShown: (asksPerDay: number | undefined) =>
+			asksPerDay === undefined
+				? 'Daily limit: **none**. Members may ask as often as they like, within Veil\'s per-minute pace. ' +
+					'Set one with `/settings limits asks_per_day:`.'
+				: `Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day (Follow up and Ask Veil count), ` +
+					'starting again at midnight UTC. Members with Manage Server are not limited. `asks_per_day:0` turns it off.',
+		limitsChanged: (asksPerDay: number | undefined) =>
+			asksPerDay === undefined
+				? '✅ Daily limit: **off**. Members may ask as often as they like, within Veil\'s per-minute pace.'
+				: `✅ Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day in this server (Follow up and Ask Veil count), ` +
+					'starting again at midnight UTC. Members with Manage Server are not limited.',
+		limitsNegative: 'The daily limit is a number of questions, 0 or more (0: no limit). Nothing was changed.',
 	},
 } as const;

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
+import { Admission } from '../admission/admission.js';
+import type { CircuitBreakerOptions } from '../admission/circuitBreaker.js';
 import type { BotContext } from './command.js';
 import type { Config } from '../config/config.js';
 import { ConversationRepository } from '../conversations/conversationRepository.js';
@@ -36,6 +38,8 @@ export interface BotOptions {
 	readonly shutdownGraceMs?: number;
 	/** How long to wait for the gateway's READY. */
 	readonly readyTimeoutMs?: number;
+	/** Timings of the circuit breaker and the line's position updates; tests shorten them. */
+	readonly admission?: { readonly breaker?: CircuitBreakerOptions; readonly positionIntervalMs?: number };
 }
 
 export interface RunningBot {
@@ -105,6 +109,13 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		generation,
 		login,
 		client,
+		admission: new Admission({
+			concurrency: config.askConcurrency,
+			queueMax: config.askQueueMax,
+			memberPerMinute: config.askMemberPerMinute,
+			counter: store,
+			...options.admission,
+		}),
 	};
 	const router = new InteractionRouter(options.registry, context);
 	client.on(Events.InteractionCreate, (interaction) => void router.dispatch(interaction));

@@ -9,6 +9,7 @@ import type {
 } from 'discord.js';
 import type { Client } from 'discord.js';
 import type { AccountRepository } from '../accounts/accountRepository.js';
+import type { Admission } from '../admission/admission.js';
 import type { Config } from '../config/config.js';
 import type { ConversationRepository } from '../conversations/conversationRepository.js';
 import type { CustomIdPrefix } from './customId.js';
@@ -31,6 +32,8 @@ export interface BotContext {
 	readonly generation: GenerationClient;
 	readonly login: LoginClient;
 	readonly client: Client;
+	/** Whether each ask goes upstream, and when: the line, the limits and the circuit breaker. */
+	readonly admission: Admission;
 }
 
 /** The context of one interaction: the bot's, plus a child logger that names the interaction. */

@@ -7,6 +7,8 @@ const guildSettingsSchema = z.object({
 	modlogChannelId: z.string().optional(),
 	/** The last mod-log post that failed, reported by the next `/settings modlog`. */
 	modlogFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
+	/** Each member's asks a UTC day in this server (`/settings limits`); unset: no limit. */
+	asksPerDay: z.number().int().positive().optional(),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

@@ -189,12 +189,15 @@ describe('the gateway', () => {
 
 describe('/ask under concurrency', () => {
 	it('answers 30 asks in flight at once without a listener warning', async () => {
+		// One ask at a time per member: thirty members.
+		const askers = Array.from({ length: 30 }, (_, n) => makeUser(`asker-${n}`));
+		for (const asker of askers) await harness().linkMember(asker.id);
 		const warnings: string[] = [];
 		const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
 		process.on('warning', onWarning);
 		try {
 			harness().upstream.scriptGeneration(...Array.from({ length: 30 }, (_, n) => ({ json: safeResponse(`answer ${n}`), delayMs: 200 })));
-			const states = await Promise.all(Array.from({ length: 30 }, (_, n) => ask(`question ${n}`).waitForAnswer(15_000)));
+			const states = await Promise.all(askers.map((asker, n) => ask(`question ${n}`, { user: asker }).waitForAnswer(15_000)));
 			expect(states.map((state) => state.original?.content).sort()).toEqual(Array.from({ length: 30 }, (_, n) => `answer ${n}`).sort());
 			// Warnings are emitted on the next tick.
 			await new Promise((resolve) => setImmediate(resolve));

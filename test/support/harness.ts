@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandModules } from '../../commands/index.js';
-import { startBot, type RunningBot } from '../../src/discord/bot.js';
+import { startBot, type BotOptions, type RunningBot } from '../../src/discord/bot.js';
 import { parseConfig, type Config } from '../../src/config/config.js';
 import type { LinkedCredentials } from '../../src/accounts/credentials.js';
 import { createLogger } from '../../src/logging/logger.js';
@@ -19,6 +19,8 @@ export interface HarnessOptions {
 	readonly shutdownGraceMs?: number;
 	/** Options of the local Discord (a short heartbeat, say). */
 	readonly discord?: DiscordEmulatorOptions;
+	/** Timings of the circuit breaker and the line's position updates. */
+	readonly admission?: BotOptions['admission'];
 }
 
 export interface Harness {
@@ -72,6 +74,8 @@ export async function startTestServices(envOverrides: Record<string, string> = {
 		TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 		STORE_URL: `sqlite://${sqliteFile}`,
 		LOG_LEVEL: 'debug',
+		// Most tests ask many times as one member; the per-minute pace has tests of its own.
+		ASK_MEMBER_PER_MINUTE: '0',
 		...envOverrides,
 	};
 	return {
@@ -100,7 +104,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 	const registry = buildRegistry(commandModules);
 	const namespace = `veil-test-${randomUUID()}`;
 	const launch = () =>
-		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: options.shutdownGraceMs ?? 5000, readyTimeoutMs: 10_000 });
+		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: options.shutdownGraceMs ?? 5000, readyTimeoutMs: 10_000, admission: options.admission });
 
 	let bot = await launch().catch(async (error: unknown) => {
 		await services.stop();

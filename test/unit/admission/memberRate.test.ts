@@ -58,11 +58,12 @@ describe('MemberRate', () => {
 						expect(next).toBeGreaterThan(now);
 						expect(next).toBeLessThanOrEqual(now + 60_000);
 						// At the named moment the oldest has left the window, and a moment before it has not.
-						expect(inWindow.filter((at) => at > next - 60_000).length).toBe(perMinute - 1);
+						expect(inWindow.filter((at) => at > next - 60_000).length).toBeLessThan(perMinute);
 						expect(inWindow.filter((at) => at > next - 1 - 60_000).length).toBe(perMinute);
 					}
 				}
 			}),
+			{ numRuns: 500 },
 		);
 	});
 });

@@ -1,0 +1,134 @@
+import { AskInProgressError, MemberRateError, ServiceDownError } from './admissionErrors.js';
+import { AskLine, type Ticket } from './askLine.js';
+import { CircuitBreaker, isServiceFailure, type CircuitBreakerOptions, type Pass } from './circuitBreaker.js';
+import { DailyLimit, type Counter, type DailyAsk } from './dailyLimit.js';
+import { MemberRate } from './memberRate.js';
+import { OneAskPerMember } from './oneAskPerMember.js';
+import { UpstreamError } from '../generation/upstreamError.js';
+
+export interface AdmissionOptions {
+	readonly concurrency: number;
+	readonly queueMax: number;
+	readonly memberPerMinute: number;
+	/** The store's atomic counter, for the daily limit. */
+	readonly counter: Counter;
+	readonly breaker?: CircuitBreakerOptions;
+	readonly positionIntervalMs?: number;
+}
+
+/**
+ * Everything that decides whether an ask goes upstream, for one process: one ask per member, the member's rate,
+ * the circuit breaker, the server's daily limit and the line. Built once at start; {@link Admission.admit} starts
+ * each ask's way through.
+ */
+export class Admission {
+	readonly line: AskLine;
+	readonly breaker: CircuitBreaker;
+	readonly #members = new OneAskPerMember();
+	readonly #rate: MemberRate;
+	readonly #perMinute: number;
+	readonly #daily: DailyLimit;
+
+	constructor(options: AdmissionOptions) {
+		this.line = new AskLine({ concurrency: options.concurrency, maxWaiting: options.queueMax, positionIntervalMs: options.positionIntervalMs });
+		this.breaker = new CircuitBreaker(options.breaker);
+		this.#rate = new MemberRate(options.memberPerMinute);
+		this.#perMinute = options.memberPerMinute;
+		this.#daily = new DailyLimit(options.counter);
+	}
+
+	/**
+	 * The checks that cost nothing, made before anything is read or acknowledged: the member's one ask, their rate
+	 * and the breaker. Throws the refusal; otherwise the caller must {@link AdmittedAsk.end} what it gets.
+	 */
+	admit(memberId: string, now = Date.now()): AdmittedAsk {
+		const release = this.#members.tryHold(memberId);
+		if (!release) throw new AskInProgressError();
+		try {
+			// One ask per member makes the rate's check and its later record safe across the awaits between them.
+			const retryAt = this.#rate.nextAllowedAt(memberId, now);
+			if (retryAt !== undefined) throw new MemberRateError(this.#perMinute, retryAt);
+			const pass = this.breaker.tryPass();
+			if (!pass) throw new ServiceDownError();
+			return new AdmittedAsk(this, memberId, pass, release);
+		} catch (error) {
+			release();
+			throw error;
+		}
+	}
+
+	/** @internal */
+	recordStart(memberId: string): void {
+		this.#rate.record(memberId, Date.now());
+	}
+
+	/** @internal */
+	countDaily(ask: DailyAsk): Promise<void> {
+		return this.#daily.count(ask);
+	}
+}
+
+/** One ask on its way through admission; {@link end} gives back whatever it still holds, exactly once. */
+export class AdmittedAsk {
+	readonly #admission: Admission;
+	readonly #memberId: string;
+	readonly #pass: Pass;
+	readonly #releaseMember: () => void;
+	#ticket: Ticket | undefined;
+
+	constructor(admission: Admission, memberId: string, pass: Pass, releaseMember: () => void) {
+		this.#admission = admission;
+		this.#memberId = memberId;
+		this.#pass = pass;
+		this.#releaseMember = releaseMember;
+	}
+
+	/**
+	 * Takes a place in line (a full line throws the busy refusal), and counts the ask against the member's rate:
+	 * it is now really asked.
+	 */
+	enterLine(signal: AbortSignal): Ticket {
+		this.#ticket = this.#admission.line.enter(signal);
+		this.#admission.recordStart(this.#memberId);
+		return this.#ticket;
+	}
+
+	/** Counts the ask in the server's daily limit, or throws its refusal. */
+	countDaily(ask: Omit<DailyAsk, 'memberId' | 'now'>): Promise<void> {
+		return this.#admission.countDaily({ ...ask, memberId: this.#memberId, now: Date.now() });
+	}
+
+	/**
+	 * Runs the generation call under the breaker: refused at once when the breaker opened while this ask waited,
+	 * and its outcome told to the breaker (a failure only when the service did not answer at all). Once the call
+	 * is over, its slot goes to the next in line and the member may ask again: sending the answer is Discord's
+	 * work, and a member who has read it must not be told their ask is still running.
+	 */
+	async callUpstream<T>(call: () => Promise<T>): Promise<T> {
+		try {
+			if (!this.#pass.mayProceed()) throw new ServiceDownError();
+			const value = await call();
+			this.#pass.succeeded();
+			return value;
+		} catch (error) {
+			if (isServiceFailure(error)) this.#pass.failed();
+			else if (isAnswerFromService(error)) this.#pass.succeeded();
+			else this.#pass.abandon();
+			throw error;
+		} finally {
+			this.end();
+		}
+	}
+
+	/** Gives back the place in line, the breaker's pass and the member's one ask; a second call does nothing. */
+	end(): void {
+		this.#ticket?.leave();
+		this.#pass.abandon();
+		this.#releaseMember();
+	}
+}
+
+/** An error that is the service's own answer (a 4xx, a 429, a body Veil cannot read): it is up. */
+function isAnswerFromService(error: unknown): boolean {
+	return error instanceof UpstreamError && error.status !== undefined;
+}
