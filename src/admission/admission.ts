@@ -83,19 +83,20 @@ export class AdmittedAsk {
 		this.#releaseMember = releaseMember;
 	}
 
-	/**
-	 * Takes a place in line (a full line throws the busy refusal), and counts the ask against the member's rate:
-	 * it is now really asked.
-	 */
+	/** Takes a place in line; a full line throws the busy refusal. */
 	enterLine(signal: AbortSignal): Ticket {
 		this.#ticket = this.#admission.line.enter(signal);
-		this.#admission.recordStart(this.#memberId);
 		return this.#ticket;
 	}
 
 	/** Counts the ask in the server's daily limit, or throws its refusal. */
 	countDaily(ask: Omit<DailyAsk, 'memberId' | 'now'>): Promise<void> {
 		return this.#admission.countDaily({ ...ask, memberId: this.#memberId, now: Date.now() });
+	}
+
+	/** Counts the ask against the member's pace, once every refusal is behind it: it is now really asked. */
+	started(): void {
+		this.#admission.recordStart(this.#memberId);
 	}
 
 	/**

@@ -20,6 +20,8 @@ export interface ScriptedAnswer {
 	destroy?: boolean;
 	/** Never answer; `stop()` closes the connection. */
 	hang?: boolean;
+	/** Answer only once this settles (then after `delayMs`): a test decides when a call ends. */
+	until?: Promise<unknown>;
 }
 
 /** The response shapes of a good login, after the accepted forms of docs/upstream.md §5. */

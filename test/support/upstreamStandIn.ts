@@ -207,6 +207,14 @@ export class UpstreamStandIn {
 
 	#send(request: IncomingMessage, response: ServerResponse, answer: ScriptedAnswer): void {
 		if (answer.hang === true) return;
+		if (answer.until !== undefined) {
+			const { until, ...rest } = answer;
+			void until.then(
+				() => this.#send(request, response, rest),
+				() => this.#send(request, response, rest),
+			);
+			return;
+		}
 		this.#later(answer.delayMs, () => {
 			if (answer.destroy === true) {
 				request.socket.destroy();
