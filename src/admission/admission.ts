@@ -14,6 +14,8 @@ export interface AdmissionOptions {
 	readonly counter: Counter;
 	readonly breaker?: CircuitBreakerOptions;
 	readonly positionIntervalMs?: number;
+	/** Told how many asks hold a slot and how many wait, after every change. */
+	readonly onLineChange?: (holding: number, waiting: number) => void;
 }
 
 /**
@@ -30,7 +32,7 @@ export class Admission {
 	readonly #daily: DailyLimit;
 
 	constructor(options: AdmissionOptions) {
-		this.line = new AskLine({ concurrency: options.concurrency, maxWaiting: options.queueMax, positionIntervalMs: options.positionIntervalMs });
+		this.line = new AskLine({ concurrency: options.concurrency, maxWaiting: options.queueMax, positionIntervalMs: options.positionIntervalMs, onChange: options.onLineChange });
 		this.breaker = new CircuitBreaker(options.breaker);
 		this.#rate = new MemberRate(options.memberPerMinute);
 		this.#perMinute = options.memberPerMinute;

@@ -11,6 +11,8 @@ export interface AskLineOptions {
 	readonly maxWaiting: number;
 	/** At most one position update per ask this often. Default {@link POSITION_INTERVAL_MS}. */
 	readonly positionIntervalMs?: number;
+	/** Told the counts after every change (for the operators' gauges). */
+	readonly onChange?: (holding: number, waiting: number) => void;
 }
 
 /** A place in the line: waiting for its turn, then holding a slot, until {@link Ticket.leave}. */
@@ -44,6 +46,7 @@ export class AskLine {
 	readonly #concurrency: number;
 	readonly #maxWaiting: number;
 	readonly #intervalMs: number;
+	readonly #onChange: (holding: number, waiting: number) => void;
 	readonly #waiting: Waiter[] = [];
 	#holding = 0;
 
@@ -51,6 +54,7 @@ export class AskLine {
 		this.#concurrency = options.concurrency;
 		this.#maxWaiting = options.maxWaiting;
 		this.#intervalMs = options.positionIntervalMs ?? POSITION_INTERVAL_MS;
+		this.#onChange = options.onChange ?? (() => undefined);
 	}
 
 	/** Asks holding a slot. */
@@ -71,10 +75,13 @@ export class AskLine {
 		signal?.throwIfAborted();
 		if (this.#holding < this.#concurrency && this.#waiting.length === 0) {
 			this.#holding++;
+			this.#changed();
 			return this.#heldTicket();
 		}
 		if (this.#waiting.length >= this.#maxWaiting) throw new LineFullError(this.#waiting.length);
-		return this.#waitingTicket(signal);
+		const ticket = this.#waitingTicket(signal);
+		this.#changed();
+		return ticket;
 	}
 
 	/** {@link enter}, resolving with the release once a slot is held; `onPosition` as in {@link Ticket.watch}. */
@@ -129,6 +136,7 @@ export class AskLine {
 			if (index < 0) return;
 			this.#waiting.splice(index, 1);
 			waiter.settle(error);
+			this.#changed();
 			this.#tellPositions(index);
 		};
 		signal?.addEventListener('abort', onAbort, { once: true });
@@ -154,10 +162,16 @@ export class AskLine {
 	#release(): void {
 		this.#holding--;
 		const next = this.#waiting.shift();
-		if (next === undefined) return;
-		this.#holding++;
-		next.settle();
-		this.#tellPositions(0);
+		if (next !== undefined) {
+			this.#holding++;
+			next.settle();
+		}
+		this.#changed();
+		if (next !== undefined) this.#tellPositions(0);
+	}
+
+	#changed(): void {
+		this.#onChange(this.#holding, this.#waiting.length);
 	}
 
 	/** Everyone from `from` on has moved up one place. */

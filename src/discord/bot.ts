@@ -20,7 +20,7 @@ import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 import { openAtomicStore, type AtomicStore } from '../storage/atomicStore.js';
 import { clientShardOptions, forgetShardEnvironment } from './shards.js';
-import { watchGateway } from '../operations/metrics.js';
+import { setAskQueueLength, setAsksInFlight, watchGateway } from '../operations/metrics.js';
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
 import { checkReadiness } from '../operations/readiness.js';
 
@@ -113,7 +113,11 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			concurrency: config.askConcurrency,
 			queueMax: config.askQueueMax,
 			memberPerMinute: config.askMemberPerMinute,
-			counter: store,
+			counter: atomic,
+			onLineChange: (holding, waiting) => {
+				setAsksInFlight(holding);
+				setAskQueueLength(waiting);
+			},
 			...options.admission,
 		}),
 	};

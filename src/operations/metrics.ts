@@ -48,7 +48,15 @@ new Gauge({
 });
 
 // Error codes that mean an outcome other than "error"; an admission refusal adds its own codes here.
-const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = { upstream_refused: 'refused' };
+const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = {
+	upstream_refused: 'refused',
+	ask_busy: 'busy',
+	ask_in_progress: 'limited',
+	ask_rate_limited: 'limited',
+	ask_daily_limit: 'limited',
+	// The breaker open: the service is down, and the member gets that error without the wait.
+	upstream_breaker_open: 'error',
+};
 const LINK_OUTCOME_OF_CODE: Readonly<Record<string, LinkOutcome>> = {
 	login_invalid_credentials: 'refused',
 	login_rate_limited: 'limited',

@@ -40,6 +40,11 @@ export interface AtomicStore {
 	/** The entries scored above `minScore`, highest first. */
 	indexRead(key: string, minScore: number): Promise<IndexEntry[]>;
 	indexRemove(key: string, members: readonly string[]): Promise<void>;
+	/**
+	 * Adds one to the counter `key` and returns its new value (1 for a new counter, or one past its expiry); the
+	 * store forgets it at `expiresAt`. Two processes adding at once never get the same value.
+	 */
+	increment(key: string, expiresAt: number): Promise<number>;
 	/** Erases what has expired where the store does not by itself (SQLite); returns how many. */
 	sweepExpired(now?: number): Promise<number>;
 	close(): Promise<void>;
@@ -95,6 +100,7 @@ function bounded(store: AtomicStore, timeoutMs: number): AtomicStore {
 		indexAdd: (key, entries, bounds) => run('index add', () => store.indexAdd(key, entries, bounds)),
 		indexRead: (key, minScore) => run('index read', () => store.indexRead(key, minScore)),
 		indexRemove: (key, members) => run('index remove', () => store.indexRemove(key, members)),
+		increment: (key, expiresAt) => run('increment', () => store.increment(key, expiresAt)),
 		sweepExpired: (now) => run('sweep', () => store.sweepExpired(now)),
 		close: () => store.close(),
 	};

@@ -1,4 +1,5 @@
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
+import { MemoryCounters } from './dailyCounter.js';
 
 /**
  * The atomic store of `memory://` (tests): one process, so plain maps are atomic as long as no operation awaits
@@ -7,6 +8,7 @@ import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 export class MemoryAtomicStore implements AtomicStore {
 	readonly #values = new Map<string, { value: string; expires: number }>();
 	readonly #indexes = new Map<string, { entries: Map<string, number>; expires: number }>();
+	readonly #counters = new MemoryCounters();
 
 	async claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
 		const held = this.#value(key);
@@ -48,8 +50,12 @@ export class MemoryAtomicStore implements AtomicStore {
 		for (const member of members) index?.delete(member);
 	}
 
-	async sweepExpired(): Promise<number> {
-		return 0;
+	async increment(key: string, expiresAt: number): Promise<number> {
+		return this.#counters.increment(key, expiresAt, Date.now());
+	}
+
+	async sweepExpired(now = Date.now()): Promise<number> {
+		return this.#counters.sweep(now);
 	}
 
 	async close(): Promise<void> {}

@@ -1,5 +1,6 @@
 import { createClient, defaultReconnectStrategy } from '@keyv/redis';
 import type { Logger } from '../logging/logger.js';
+import { redisIncrement } from './dailyCounter.js';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 import { StoreError } from './storeError.js';
 
@@ -85,6 +86,10 @@ class RedisAtomicStore implements AtomicStore {
 
 	async indexRemove(key: string, members: readonly string[]): Promise<void> {
 		if (members.length > 0) await this.#client.zRem(this.#key(key), [...members]);
+	}
+
+	increment(key: string, expiresAt: number): Promise<number> {
+		return redisIncrement(this.#client, this.#key(key), expiresAt);
 	}
 
 	/** Redis expires keys by itself. */

@@ -4,11 +4,13 @@ import KeyvSqlite from '@keyv/sqlite';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 import { SqliteGate, type SqliteQuery as Query } from './sqliteGate.js';
 import { sqlitePath } from './store.js';
+import { sqliteIncrement, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
 
 const SCHEMA = [
 	// Claims and compare-and-set values; `expires` NULL: kept until changed.
 	'CREATE TABLE IF NOT EXISTS veil_values (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER)',
 	'CREATE TABLE IF NOT EXISTS veil_index (key TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID',
+	SQLITE_COUNTER_TABLE,
 ];
 
 /**
@@ -58,6 +60,10 @@ class SqliteAtomicStore implements AtomicStore {
 
 	indexRemove(key: string, members: readonly string[]): Promise<void> {
 		return this.#gated(() => this.#indexRemove(key, members));
+	}
+
+	increment(key: string, expiresAt: number): Promise<number> {
+		return this.#gated(() => sqliteIncrement(this.#query, this.#key(key), expiresAt, Date.now()));
 	}
 
 	sweepExpired(now?: number): Promise<number> {
@@ -163,7 +169,8 @@ class SqliteAtomicStore implements AtomicStore {
 	async #sweepExpired(now = Date.now()): Promise<number> {
 		const values = await this.#query('DELETE FROM veil_values WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
 		const entries = await this.#query('DELETE FROM veil_index WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
-		return values.length + entries.length;
+		const counters = await sqliteSweepCounters(this.#query, this.#prefix, now);
+		return values.length + entries.length + counters;
 	}
 
 	close(): Promise<void> {

@@ -6,7 +6,6 @@ import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
 import { recordStoreError } from '../operations/metrics.js';
-import { MemoryCounters, redisIncrement, sqliteIncrement, sqliteSweepCounters, SQLITE_COUNTER_TABLE, type RedisClient } from './dailyCounter.js';
 import type { Logger } from '../logging/logger.js';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
@@ -22,8 +21,8 @@ export interface StoreOptions {
 /** What a backend adds to keyv: SQLite's statement gate and raw queries, or whether Redis is connected now. */
 type Backend =
 	| { readonly kind: 'sqlite'; readonly gate: SqliteGate; readonly query: SqliteQuery }
-	| { readonly kind: 'redis'; readonly connected: () => boolean; readonly client: RedisClient }
-	| { readonly kind: 'memory'; readonly counters: MemoryCounters };
+	| { readonly kind: 'redis'; readonly connected: () => boolean }
+	| { readonly kind: 'memory' };
 
 /**
  * A small key-value store over keyv, chosen by STORE_URL. Every operation is bounded in time and fails with
@@ -58,23 +57,7 @@ export class Store {
 		const removed = await this.#write('sweep', () =>
 			backend.query(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
 		);
-		const counters = await this.#write('sweep counters', () => sqliteSweepCounters(backend.query, this.#counterKey(''), now));
-		return removed.length + counters;
-	}
-
-	/**
-	 * Adds one to the counter `key` and returns its new value, in one step the store makes atomic (a Redis script,
-	 * one SQLite statement), so processes sharing the store never count the same value twice. The counter is
-	 * forgotten at `expiresAt`.
-	 */
-	increment(key: string, expiresAt: number): Promise<number> {
-		const backend = this.#backend;
-		const name = this.#counterKey(key);
-		return this.#write('increment', async () => {
-			if (backend.kind === 'sqlite') return sqliteIncrement(backend.query, name, expiresAt, Date.now());
-			if (backend.kind === 'redis') return redisIncrement(backend.client, name, expiresAt);
-			return backend.counters.increment(name, expiresAt, Date.now());
-		});
+		return removed.length;
 	}
 
 	/** The raw value under `area:key`, or undefined. Callers parse it (zod) at this edge. */
@@ -96,10 +79,6 @@ export class Store {
 	/** Deletes the record; true when there was one. */
 	delete(area: StoreArea, key: string): Promise<boolean> {
 		return this.#write(`delete ${area}`, () => this.#keyv.delete(`${area}:${key}`));
-	}
-
-	#counterKey(key: string): string {
-		return `${this.#keyv.namespace ?? ''}:counter:${key}`;
 	}
 
 	async close(): Promise<void> {
@@ -164,16 +143,15 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
 		await backend.query('PRAGMA secure_delete = ON');
-		await backend.query(SQLITE_COUNTER_TABLE);
 		adapter = sqliteAdapter as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
 		// Without the offline queue, a command issued while the connection is down fails at once instead of waiting
 		// to be replayed after a reconnection, long after the member was told it failed. Reconnection itself goes on.
 		const client = createClient({ url: storeUrl, disableOfflineQueue: true, socket: { reconnectStrategy: defaultReconnectStrategy } });
-		backend = { kind: 'redis', connected: () => client.isReady, client };
+		backend = { kind: 'redis', connected: () => client.isReady };
 		adapter = new KeyvRedis(client, { throwOnConnectError: true, throwOnErrors: true });
 	} else {
-		backend = { kind: 'memory', counters: new MemoryCounters() };
+		backend = { kind: 'memory' };
 		logger.warn('STORE_URL is memory://: links, flags and settings are lost when the bot stops');
 	}
 	const keyv = new Keyv({ ...(adapter ? { store: adapter } : {}), namespace, throwOnErrors: true });

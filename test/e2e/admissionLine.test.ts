@@ -3,6 +3,13 @@ import { makeUser } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { askAs, door, editsOf, generationCount, waitForFinalAnswer, WAITING } from '../support/admission.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
+import { sample } from '../support/operators.js';
+import { metricsText } from '../../src/operations/metrics.js';
+
+/** One sample of this process's metrics (the bot runs in it). */
+async function metric(series: string): Promise<number | undefined> {
+	return sample((await metricsText()).body, series);
+}
 
 // One call upstream at a time, two more may wait: the line is short enough to fill by hand. The test decides when
 // each call ends, so an attempt must not time out first.
@@ -32,6 +39,9 @@ describe('the line', () => {
 		expect(second.state().original?.content).toBe('Veil is busy: yours is next in line. Your answer will appear here.');
 		expect(third.state().original?.content).toBe('Veil is busy: 1 ask is ahead of yours. Your answer will appear here.');
 		expect(second.state().ephemeral).toBe(false);
+		expect(await metric('veil_ask_queue_length')).toBe(2);
+		expect(await metric('veil_asks_in_flight')).toBe(1);
+		const busyBefore = (await metric('veil_asks_total{outcome="busy"}')) ?? 0;
 
 		// Two wait: the next is turned away at once, only to the member, and costs the upstream nothing.
 		const turnedAway = await askAs(harness(), d, 'd').waitForAnswer();
@@ -39,6 +49,7 @@ describe('the line', () => {
 		expect(turnedAway.ephemeral).toBe(true);
 		expect(turnedAway.original?.content).toBe('Veil is busy right now: too many questions are waiting. Please try again in a minute.');
 		expect(generationCount(harness())).toBe(before + 1);
+		expect(await metric('veil_asks_total{outcome="busy"}')).toBe(busyBefore + 1);
 
 		upstream.open();
 		const answers = await Promise.all([running, second, third].map((handle) => waitForFinalAnswer(handle)));
@@ -46,6 +57,8 @@ describe('the line', () => {
 		const calls = harness().upstream.requests.filter((r) => r.endpoint === 'generate').slice(-3);
 		expect(calls.map((r) => (r.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text)).toEqual(['a', 'b', 'c']);
 		expect(generationCount(harness())).toBe(before + 3);
+		expect(await metric('veil_ask_queue_length')).toBe(0);
+		expect(await metric('veil_asks_in_flight')).toBe(0);
 
 		// The one that did not wait heard nothing of a line; each that waited heard only its own news, then its answer.
 		expect(editsOf(harness(), running)).toEqual(['Answer to: a']);

@@ -4,10 +4,10 @@
  * count. Usage: counterProcess.ts <STORE_URL> <namespace> <key> <times>
  */
 import { createLogger } from '../../src/logging/logger.js';
-import { openStore } from '../../src/storage/store.js';
+import { openAtomicStore } from '../../src/storage/atomicStore.js';
 
 const [storeUrl = '', namespace = '', key = '', times = '1'] = process.argv.slice(2);
-const store = await openStore(storeUrl, createLogger('silent'), { namespace, operationTimeoutMs: 10_000 });
+const store = await openAtomicStore(storeUrl, createLogger('silent'), { namespace, operationTimeoutMs: 10_000 });
 const expiresAt = Date.now() + 3_600_000;
 const counts = await Promise.all(Array.from({ length: Number(times) }, () => store.increment(key, expiresAt)));
 process.stdout.write(JSON.stringify(counts));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openStore } from '../../../src/storage/store.js';
+import { openAtomicStore as openStore } from '../../../src/storage/atomicStore.js';
 
 const run = promisify(execFile);
 const silent = createLogger('silent');
