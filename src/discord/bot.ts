@@ -14,6 +14,7 @@ import { LoginClient } from '../accounts/loginClient.js';
 import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
+import { useDiscordRest } from './discordRest.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 
@@ -77,6 +78,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		},
 		allowedMentions: NO_MENTIONS,
 	});
+	useDiscordRest(client);
 	const context: BotContext = {
 		config,
 		logger,
