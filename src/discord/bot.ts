@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
+import { Client, DiscordAPIError, Events } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
 import type { BotContext } from './command.js';
 import type { Config } from '../config/config.js';
@@ -15,6 +15,7 @@ import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { useDiscordRest } from './discordRest.js';
+import { makeCache } from './clientCache.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 
@@ -66,7 +67,9 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const login = new LoginClient({ authBaseUrl: config.authBaseUrl, pathPrefix: config.authPathPrefix, timeoutMs: options.loginTimeoutMs });
 	let stopping: Promise<void> | undefined;
 	const client = new Client({
-		intents: [GatewayIntentBits.Guilds],
+		// Interactions need no intent, and Veil reads nothing else the gateway sends (see clientCache.ts).
+		intents: [],
+		makeCache,
 		rest: {
 			api: config.discordApiUrl,
 			// Consulted on every 429 and before every wait for a limited bucket, so it is also where limits are logged.
