@@ -26,9 +26,11 @@ export interface BotUnderTest {
 	readonly stderr: string[];
 }
 
-/** Starts `node --expose-gc --import probe <entry>` with exactly `env` (plus PATH) in an empty directory. */
-export function startBotProcess(entry: string, env: Record<string, string>): BotUnderTest {
-	const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', PROBE, join(ROOT, entry)], {
+/**
+ * Starts `node --expose-gc --import probe [nodeArgs] <entry>` with exactly `env` (plus PATH) in an empty directory.
+ */
+export function startBotProcess(entry: string, env: Record<string, string>, nodeArgs: readonly string[] = []): BotUnderTest {
+	const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', PROBE, ...nodeArgs, join(ROOT, entry)], {
 		cwd: mkdtempSync(join(tmpdir(), 'veil-bench-')),
 		env: { PATH: process.env.PATH ?? '', ...env },
 		// stdout (Veil's info log lines) is written as in production, and thrown away.
