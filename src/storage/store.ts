@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
-import KeyvSqlite from '@keyv/sqlite';
-import KeyvRedis from '@keyv/redis';
 import { StoreError } from './storeError.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -45,6 +43,9 @@ export class Store {
 		const removed = await this.#bounded('sweep', () =>
 			sqlite(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
 		);
+		// The write-ahead log still holds earlier copies of the pages those rows were on: emptying it into the file
+		// (where secure_delete has overwritten them) and truncating it leaves no copy behind.
+		await this.#bounded('checkpoint', () => sqlite('PRAGMA wal_checkpoint(TRUNCATE)'));
 		return removed.length;
 	}
 
@@ -107,14 +108,22 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		kind = 'sqlite';
 		const path = sqlitePath(storeUrl);
 		mkdirSync(dirname(path), { recursive: true });
+		// Each back end's library is loaded only when the store uses it (the Redis client is large).
+		const { default: KeyvSqlite } = await import('@keyv/sqlite');
 		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 5000 });
 		sqlite = sqliteAdapter.query as SqliteQuery;
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
 		await sqlite('PRAGMA secure_delete = ON');
+		// A write-ahead log: a read never waits behind a write (the link read before an ask's acknowledgement), and a
+		// commit appends to the log instead of syncing the file twice. With synchronous NORMAL a commit survives a
+		// crash of Veil; a power cut may lose the last few. The hourly sweep empties the log (see sweepExpired).
+		await sqlite('PRAGMA journal_mode = WAL');
+		await sqlite('PRAGMA synchronous = NORMAL');
 		adapter = sqliteAdapter as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
 		kind = 'redis';
+		const { default: KeyvRedis } = await import('@keyv/redis');
 		adapter = new KeyvRedis(storeUrl, { throwOnConnectError: true, throwOnErrors: true });
 	} else {
 		kind = 'memory';
