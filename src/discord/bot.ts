@@ -15,7 +15,7 @@ import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { useDiscordRest } from './discordRest.js';
-import { makeCache } from './clientCache.js';
+import { dropGuildStubs, makeCache } from './clientCache.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 
@@ -82,6 +82,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		allowedMentions: NO_MENTIONS,
 	});
 	useDiscordRest(client);
+	const guildCount = dropGuildStubs(client);
 	const context: BotContext = {
 		config,
 		logger,
@@ -125,7 +126,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		if (isTokenRejection(error)) throw new TokenRejectedError({ cause: error });
 		throw error;
 	}
-	logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+	logger.info({ user: client.user?.tag, guilds: guildCount() }, 'connected to Discord');
 
 	return {
 		client: client as Client<true>,

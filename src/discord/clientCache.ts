@@ -1,4 +1,4 @@
-import { Options, type CacheFactory, type FetchChannelOptions } from 'discord.js';
+import { Events, Options, type CacheFactory, type Client, type FetchChannelOptions } from 'discord.js';
 
 /**
  * What discord.js keeps in memory for Veil: only what Veil reads, which is almost nothing. Veil takes no gateway
@@ -18,3 +18,17 @@ export const makeCache: CacheFactory = Options.cacheWithLimits({
  * start is unknown), and without keeping it.
  */
 export const FETCH_TO_SEND: FetchChannelOptions = { allowUnknownGuild: true, cache: false };
+
+/**
+ * READY lists every server of a shard, and discord.js turns each entry into a Guild object (about 3 KB, a dozen empty
+ * managers). With no intent nothing more ever arrives about them and Veil reads none (an interaction carries what it
+ * needs), so each shard's list is counted and the objects dropped. Returns the number of servers, for the log.
+ */
+export function dropGuildStubs(client: Client): () => number {
+	const perShard = new Map<number, number>();
+	client.on(Events.ShardReady, (shardId, unavailable) => {
+		perShard.set(shardId, unavailable?.size ?? 0);
+		client.guilds.cache.clear();
+	});
+	return () => [...perShard.values()].reduce((sum, count) => sum + count, 0);
+}
