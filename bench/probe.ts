@@ -14,12 +14,12 @@ process.on('warning', (warning) => {
 	warnings[warning.name] = (warnings[warning.name] ?? 0) + 1;
 });
 
-const collect = (globalThis as { gc?: (options?: { type: 'major'; execution: 'sync' }) => void }).gc;
+const collect = (globalThis as { gc?: () => void }).gc;
 
 process.on('message', (message: ProbeRequest) => {
 	if (message.type === 'measure' && collect) {
-		collect({ type: 'major', execution: 'sync' });
-		collect({ type: 'major', execution: 'sync' });
+		collect();
+		collect();
 	}
 	const cpu = process.cpuUsage();
 	const memory = message.type === 'measure' ? process.memoryUsage() : undefined;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIUser } from 'discord.js';
@@ -9,7 +9,7 @@ import { openStore } from '../src/storage/store.js';
 import { DiscordEmulator, makeUser, type GuildModel } from '../test/support/discord/emulator.js';
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { AskTracker, type LoadResult } from './load.js';
-import { startBotProcess, type BotUnderTest } from './botUnderTest.js';
+import { ROOT, startBotProcess, type BotUnderTest } from './botUnderTest.js';
 
 export interface BenchPlan {
 	readonly rates: ReadonlyArray<{ rate: number; count: number }>;
@@ -46,8 +46,21 @@ export interface BotKind {
 	readonly name: string;
 	/** The compiled entry, from the project's root. */
 	readonly entry: string;
+	/** Options for `node` before the entry. */
+	readonly nodeArgs: readonly string[];
 	/** Set up what the bot needs besides the common environment (Veil: its store, with the members linked). */
 	prepare(env: Record<string, string>, members: readonly APIUser[], directory: string): Promise<Record<string, string>>;
+}
+
+/** The Procfile's `worker:` command, node's options apart from the entry: Veil is benched as production runs it. */
+function procfileWorker(): { entry: string; nodeArgs: string[] } {
+	const line = readFileSync(join(ROOT, 'Procfile'), 'utf8')
+		.split('\n')
+		.find((candidate) => candidate.startsWith('worker:'));
+	const words = line?.slice('worker:'.length).trim().split(/\s+/) ?? [];
+	const entry = words.at(-1);
+	if (words[0] !== 'node' || entry === undefined) throw new Error('the Procfile has no `worker: node … <entry>` line');
+	return { entry, nodeArgs: words.slice(1, -1) };
 }
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
@@ -91,7 +104,7 @@ export async function benchBot(kind: BotKind, plan: BenchPlan, log: (line: strin
 	let bot: BotUnderTest | undefined;
 	try {
 		const startOnce = async (guildCount: number) => {
-			bot = startBotProcess(kind.entry, env);
+			bot = startBotProcess(kind.entry, env, kind.nodeArgs);
 			await emulator.waitForReady(60_000);
 			const cpu = await bot.waitForIdle();
 			const measured = await bot.measure();
@@ -150,6 +163,7 @@ export async function benchBot(kind: BotKind, plan: BenchPlan, log: (line: strin
 export const bareBot: BotKind = {
 	name: 'bare',
 	entry: 'dist/bench/bareBot.js',
+	nodeArgs: [],
 	prepare: () => Promise.resolve({}),
 };
 
@@ -159,7 +173,7 @@ export const bareBot: BotKind = {
  */
 export const veil: BotKind = {
 	name: 'Veil',
-	entry: 'dist/src/main.js',
+	...procfileWorker(),
 	async prepare(_env, members, directory) {
 		const key = randomBytes(32);
 		const storeUrl = `sqlite://${join(directory, 'bot.sqlite')}`;
