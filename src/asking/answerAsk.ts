@@ -24,17 +24,29 @@ export async function answerAsk(
 		await interaction.reply(linkFirstAnswer(components.linkButton()));
 		return;
 	}
-	const deferral = await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined, withResponse: true });
-	// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
-	const noticeMessageId = request.ephemeral ? undefined : (deferral.interaction.responseMessageId ?? undefined);
+	// The generation call starts beside the deferral rather than after it: the deferral's round trip to Discord is
+	// off the answer's path. A deferral that fails stops the call at once.
+	const deferring = interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined, withResponse: true });
+	const stop = new AbortController();
 	const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
-
 	const input = request.history ? buildContents(request.history, request.prompt) : request.prompt;
 	ctx.log.debug(
 		{ linked: account !== undefined, promptLength: request.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
 		'asking the model',
 	);
-	const response = await ctx.generation.generate(input, { credentials: account?.credentials, signal: ctx.signal });
+	const generating = ctx.generation.generate(input, { credentials: account?.credentials, signal: AbortSignal.any([ctx.signal, stop.signal]) });
+	// Its failure is met below, once the deferral has settled; until then it must not count as unhandled.
+	generating.catch(() => undefined);
+	let deferral: Awaited<typeof deferring>;
+	try {
+		deferral = await deferring;
+	} catch (error) {
+		stop.abort(error);
+		throw error;
+	}
+	// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
+	const noticeMessageId = request.ephemeral ? undefined : (deferral.interaction.responseMessageId ?? undefined);
+	const response = await generating;
 	const verdict = judgeResponse(response);
 	ctx.log.info({ verdict: verdict.kind, reasons: verdict.kind === 'hidden' ? verdict.reasons : undefined }, 'answer judged');
 

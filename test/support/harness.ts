@@ -9,12 +9,14 @@ import { parseConfig, type Config } from '../../src/config/config.js';
 import type { LinkedCredentials } from '../../src/accounts/credentials.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { buildRegistry } from '../../src/discord/registry.js';
-import { DiscordEmulator } from './discord/emulator.js';
+import { DiscordEmulator, type DiscordEmulatorOptions } from './discord/emulator.js';
 import { UpstreamStandIn } from './upstreamStandIn.js';
 
 export interface HarnessOptions {
 	/** Environment overrides on top of the harness's own (REQUIRE_LINK, FLAG_RETENTION_DAYS, STORE_URL, LOG_LEVEL…). */
 	readonly env?: Record<string, string>;
+	/** Options of the local Discord (a REST delay, say). */
+	readonly discord?: DiscordEmulatorOptions;
 	/** How long a bot stop waits for interactions in flight. Default 5000. */
 	readonly shutdownGraceMs?: number;
 }
@@ -51,8 +53,8 @@ export interface TestServices {
 }
 
 /** The local Discord and the upstream stand-in, without a bot: for tests that run the bot as its own process. */
-export async function startTestServices(envOverrides: Record<string, string> = {}): Promise<TestServices> {
-	const discord = await DiscordEmulator.start();
+export async function startTestServices(envOverrides: Record<string, string> = {}, discordOptions: DiscordEmulatorOptions = {}): Promise<TestServices> {
+	const discord = await DiscordEmulator.start(discordOptions);
 	const upstream = await UpstreamStandIn.start();
 	const directory = mkdtempSync(join(tmpdir(), 'veil-e2e-'));
 	const sqliteFile = join(directory, 'bot.sqlite');
@@ -88,7 +90,7 @@ export async function startTestServices(envOverrides: Record<string, string> = {
  * file in a temporary directory. Every server listens on 127.0.0.1 on a random port; stop() ends them all.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-	const services = await startTestServices(options.env);
+	const services = await startTestServices(options.env, options.discord);
 	const { discord, upstream, env, sqliteFile } = services;
 	const config = parseConfig(env);
 	const logs: string[] = [];
