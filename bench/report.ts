@@ -1,4 +1,5 @@
-import type { BotFigures, RateFigures } from './scenario.js';
+import type { LoadResult } from './load.js';
+import type { RateFigures, SlowFigures, StartFigures } from './scenario.js';
 import { formatFigure, MB, percentile } from './stats.js';
 
 interface Row {
@@ -11,6 +12,29 @@ interface Row {
 }
 
 const PERCENTILES = [50, 90, 99] as const;
+
+/** Everything one bot's run measured. */
+export interface BotFigures {
+	name: string;
+	start: { first: StartFigures; then: StartFigures };
+	/** The phases of each run, by rate. */
+	runs: RateFigures[][];
+	slow: SlowFigures;
+}
+
+/** One rate's phases of every run as one: the samples together, the seconds and the CPU added up. */
+function pooled(figures: BotFigures, index: number): RateFigures {
+	const phases = figures.runs.map((run) => run[index] as RateFigures);
+	const load: LoadResult = {
+		offered: phases.reduce((sum, f) => sum + f.load.offered, 0),
+		answered: phases.reduce((sum, f) => sum + f.load.answered, 0),
+		wrong: phases.reduce((sum, f) => sum + f.load.wrong, 0),
+		seconds: phases.reduce((sum, f) => sum + f.load.seconds, 0),
+		ackMs: phases.flatMap((f) => f.load.ackMs),
+		completionMs: phases.flatMap((f) => f.load.completionMs),
+	};
+	return { rate: (phases[0] as RateFigures).rate, load, cpuMicros: phases.reduce((sum, f) => sum + f.cpuMicros, 0) };
+}
 
 const ratio = (veil: number, bare: number) => (bare > 0 && Number.isFinite(veil / bare) ? `${(veil / bare).toFixed(2)}×` : '—');
 const verdict = (met: boolean, text: string) => `${met ? 'met' : 'MISSED'}: ${text}`;
@@ -44,29 +68,31 @@ export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstrea
 	const { guildsFirst: first, guildsThen: then } = options;
 	const per1000 = (a: number, b: number) => ((b - a) / (then - first)) * 1000;
 
-	add(`RSS after GC, ${first} servers`, bare.memory.first.rss / MB, veil.memory.first.rss / MB, ' MB');
-	const rssRatio = veil.memory.then.rss / bare.memory.then.rss;
-	add(`RSS after GC, ${then} servers`, bare.memory.then.rss / MB, veil.memory.then.rss / MB, ' MB', verdict(rssRatio <= 0.7, '≤ 0.7×'));
-	add(`V8 heap after GC, ${first} servers`, bare.memory.first.heap / MB, veil.memory.first.heap / MB, ' MB');
-	const heapRatio = veil.memory.then.heap / bare.memory.then.heap;
-	add(`V8 heap after GC, ${then} servers`, bare.memory.then.heap / MB, veil.memory.then.heap / MB, ' MB', verdict(heapRatio <= 0.6, '≤ 0.6×'));
-	const growth = (f: BotFigures, key: 'rss' | 'heap') => per1000(f.memory.first[key], f.memory.then[key]) / MB;
+	add(`RSS after GC, ${first} servers`, bare.start.first.memory.rss / MB, veil.start.first.memory.rss / MB, ' MB');
+	const rssRatio = veil.start.then.memory.rss / bare.start.then.memory.rss;
+	add(`RSS after GC, ${then} servers`, bare.start.then.memory.rss / MB, veil.start.then.memory.rss / MB, ' MB', verdict(rssRatio <= 0.7, '≤ 0.7×'));
+	add(`V8 heap after GC, ${first} servers`, bare.start.first.memory.heap / MB, veil.start.first.memory.heap / MB, ' MB');
+	const heapRatio = veil.start.then.memory.heap / bare.start.then.memory.heap;
+	add(`V8 heap after GC, ${then} servers`, bare.start.then.memory.heap / MB, veil.start.then.memory.heap / MB, ' MB', verdict(heapRatio <= 0.6, '≤ 0.6×'));
+	const growth = (f: BotFigures, key: 'rss' | 'heap') => per1000(f.start.first.memory[key], f.start.then.memory[key]) / MB;
 	for (const key of ['rss', 'heap'] as const) {
 		const b = growth(bare, key);
 		const v = growth(veil, key);
 		add(`${key === 'rss' ? 'RSS' : 'heap'} growth per 1,000 servers`, b, v, ' MB', verdict(v <= 0.25 * b, '≤ 0.25×'));
 	}
-	add(`CPU from start to idle, ${first} servers`, bare.startCpuMs.first, veil.startCpuMs.first, ' ms');
+	add(`CPU from start to idle, ${first} servers`, bare.start.first.cpuMs, veil.start.first.cpuMs, ' ms');
 	add(
 		`CPU from start to idle, ${then} servers`,
-		bare.startCpuMs.then,
-		veil.startCpuMs.then,
+		bare.start.then.cpuMs,
+		veil.start.then.cpuMs,
 		' ms',
-		verdict(veil.startCpuMs.then <= 1.2 * bare.startCpuMs.then, '≤ 1.2×'),
+		verdict(veil.start.then.cpuMs <= 1.2 * bare.start.then.cpuMs, '≤ 1.2×'),
 	);
 
-	for (const [n, b] of bare.rates.entries()) {
-		const v = veil.rates[n] as RateFigures;
+	const bareRates = (bare.runs[0] ?? []).map((_, n) => pooled(bare, n));
+	const veilRates = bareRates.map((_, n) => pooled(veil, n));
+	for (const [n, b] of bareRates.entries()) {
+		const v = veilRates[n] as RateFigures;
 		const at = `at ${b.rate}/s`;
 		const answered = (f: RateFigures) => `${f.load.answered}/${f.load.offered}${f.load.wrong ? ` (${f.load.wrong} wrong)` : ''}`;
 		rows.push({ figure: `answered ${at}`, bare: answered(b), veil: answered(v), ratio: '', target: '' });
@@ -107,8 +133,8 @@ export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstrea
 		});
 		add(`CPU per ask ${at}`, cpuPerAskMs([b]), cpuPerAskMs([v]), ' ms');
 	}
-	const cpuB = cpuPerAskMs(bare.rates);
-	const cpuV = cpuPerAskMs(veil.rates);
+	const cpuB = cpuPerAskMs(bareRates);
+	const cpuV = cpuPerAskMs(veilRates);
 	add('CPU per ask, all rates', cpuB, cpuV, ' ms', verdict(cpuV <= 1.2 * cpuB, '≤ 1.2×'));
 
 	const slow = (f: BotFigures) => f.slow;
@@ -132,6 +158,26 @@ export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstrea
 		target: verdict(listenerWarnings(veil) === 0, 'none'),
 	});
 	return rows;
+}
+
+/**
+ * The tail ratios of each run apart (Veil / bare): ack p99, completion p99, and overhead p50 and p99 by rate; a
+ * tail from one run on a shared machine says little on its own.
+ */
+export function buildTailRows(bare: BotFigures, veil: BotFigures, upstreamMs: number): string[] {
+	const lines = ['| rate | run | ack p99 | completion p99 | overhead p50 | overhead p99 |', '|---|---|---|---|---|---|'];
+	for (const [run, phases] of bare.runs.entries()) {
+		for (const [n, b] of phases.entries()) {
+			const v = veil.runs[run]?.[n];
+			if (!v) continue;
+			const ack = ratio(percentile(v.load.ackMs, 99), percentile(b.load.ackMs, 99));
+			const done = ratio(percentile(v.load.completionMs, 99), percentile(b.load.completionMs, 99));
+			const [overV, overB] = [overheads(v, upstreamMs), overheads(b, upstreamMs)];
+			const over50 = `${formatFigure(percentile(overV, 50))} vs ${formatFigure(percentile(overB, 50))} ms`;
+			lines.push(`| ${b.rate}/s | ${run + 1} | ${ack} | ${done} | ${over50} | ${ratio(percentile(overV, 99), percentile(overB, 99))} |`);
+		}
+	}
+	return lines;
 }
 
 /** The rows as a Markdown table, ready for the README. */

@@ -10,6 +10,7 @@ import { DiscordEmulator, makeUser, type GuildModel } from '../test/support/disc
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { AskTracker, type LoadResult } from './load.js';
 import { ROOT, startBotProcess, type BotUnderTest } from './botUnderTest.js';
+import { MB } from './stats.js';
 
 export interface BenchPlan {
 	readonly rates: ReadonlyArray<{ rate: number; count: number }>;
@@ -34,12 +35,18 @@ export interface RateFigures {
 	cpuMicros: number;
 }
 
-export interface BotFigures {
-	name: string;
-	startCpuMs: { first: number; then: number };
-	memory: { first: Memory; then: Memory };
-	rates: RateFigures[];
-	slow: { load: LoadResult; idleRss: number; peakRss: number; warnings: Record<string, number> };
+/** What the slow-upstream phase saw. */
+export interface SlowFigures {
+	load: LoadResult;
+	idleRss: number;
+	peakRss: number;
+	warnings: Record<string, number>;
+}
+
+export interface StartFigures {
+	/** CPU from the process's start until it went idle. */
+	cpuMs: number;
+	memory: Memory;
 }
 
 export interface BotKind {
@@ -75,87 +82,139 @@ function addGuilds(emulator: DiscordEmulator, count: number): GuildModel[] {
 }
 
 /**
- * Runs every phase against one bot on a fresh local Discord and upstream stand-in: memory and the CPU of the start
- * with `guildsFirst` servers, again with `guildsThen`, each rate in turn, then the slow upstream.
+ * One bot under test on its own local Discord and upstream stand-in, for the whole run: started and measured with
+ * `guildsFirst` servers, stopped, started again with `guildsThen`, then loaded phase by phase. The runner interleaves
+ * the two bots' phases, so a noisy minute on a shared machine falls on both rather than on one.
  */
-export async function benchBot(kind: BotKind, plan: BenchPlan, log: (line: string) => void): Promise<BotFigures> {
-	const emulator = await DiscordEmulator.start({ defaultTimeoutMs: 30_000 });
-	const upstream = await UpstreamStandIn.start();
-	const directory = mkdtempSync(join(tmpdir(), 'veil-bench-'));
-	let upstreamMs = plan.upstreamMs;
-	upstream.setDefaultGeneration((request) => {
-		const prompt = (request.json as { contents?: Array<{ parts?: Array<{ text?: string }> }> }).contents?.[0]?.parts?.[0]?.text;
-		return { json: safeResponse(`Answer to: ${prompt}`), delayMs: upstreamMs };
-	});
-	const guilds = [emulator.defaultGuild, ...addGuilds(emulator, plan.guildsFirst - 1)];
-	const members = Array.from({ length: plan.members }, (_, n) => makeUser(`bench${n}`));
-	const common = {
-		DISCORD_TOKEN: emulator.token,
-		DISCORD_APPLICATION_ID: emulator.applicationId,
-		DISCORD_API_URL: emulator.apiUrl,
-		GENERATION_BASE_URL: upstream.baseUrl,
-		GENERATION_API_KEY: upstream.apiKey,
-		GENERATION_MODEL: upstream.model,
-		AUTH_BASE_URL: upstream.authBaseUrl,
-		AUTH_PATH_PREFIX: upstream.pathPrefix,
-	};
-	const env = { ...common, ...(await kind.prepare(common, members, directory)) };
-	const tracker = new AskTracker(emulator);
-	let bot: BotUnderTest | undefined;
-	try {
-		const startOnce = async (guildCount: number) => {
-			bot = startBotProcess(kind.entry, env, kind.nodeArgs);
-			await emulator.waitForReady(60_000);
-			const cpu = await bot.waitForIdle();
-			const measured = await bot.measure();
-			log(`  ${kind.name}: ${guildCount} servers: start took ${(cpu / 1000).toFixed(0)} ms of CPU, RSS ${(measured.rss / 2 ** 20).toFixed(1)} MB`);
-			return { cpuMs: cpu / 1000, memory: { rss: measured.rss, heap: measured.heapUsed ?? Number.NaN } };
+export class BotBench {
+	readonly kind: BotKind;
+	readonly #plan: BenchPlan;
+	readonly #emulator: DiscordEmulator;
+	readonly #upstream: UpstreamStandIn;
+	readonly #directory: string;
+	readonly #tracker: AskTracker;
+	readonly #guilds: GuildModel[];
+	readonly #members: APIUser[];
+	#env: Record<string, string> = {};
+	#upstreamMs: number;
+	#bot: BotUnderTest | undefined;
+
+	private constructor(kind: BotKind, plan: BenchPlan, emulator: DiscordEmulator, upstream: UpstreamStandIn) {
+		this.kind = kind;
+		this.#plan = plan;
+		this.#emulator = emulator;
+		this.#upstream = upstream;
+		this.#directory = mkdtempSync(join(tmpdir(), 'veil-bench-'));
+		this.#tracker = new AskTracker(emulator);
+		this.#upstreamMs = plan.upstreamMs;
+		upstream.setDefaultGeneration((request) => {
+			const prompt = (request.json as { contents?: Array<{ parts?: Array<{ text?: string }> }> }).contents?.[0]?.parts?.[0]?.text;
+			return { json: safeResponse(`Answer to: ${prompt}`), delayMs: this.#upstreamMs };
+		});
+		this.#guilds = [emulator.defaultGuild, ...addGuilds(emulator, plan.guildsFirst - 1)];
+		this.#members = Array.from({ length: plan.members }, (_, n) => makeUser(`bench${n}`));
+	}
+
+	static async create(kind: BotKind, plan: BenchPlan): Promise<BotBench> {
+		const emulator = await DiscordEmulator.start({ defaultTimeoutMs: 30_000 });
+		const upstream = await UpstreamStandIn.start();
+		const bench = new BotBench(kind, plan, emulator, upstream);
+		const common = {
+			DISCORD_TOKEN: emulator.token,
+			DISCORD_APPLICATION_ID: emulator.applicationId,
+			DISCORD_API_URL: emulator.apiUrl,
+			GENERATION_BASE_URL: upstream.baseUrl,
+			GENERATION_API_KEY: upstream.apiKey,
+			GENERATION_MODEL: upstream.model,
+			AUTH_BASE_URL: upstream.authBaseUrl,
+			AUTH_PATH_PREFIX: upstream.pathPrefix,
 		};
-		const first = await startOnce(plan.guildsFirst);
-		await bot!.stop();
-		guilds.push(...addGuilds(emulator, plan.guildsThen - plan.guildsFirst));
-		const then = await startOnce(plan.guildsThen);
-		const running = bot!;
+		bench.#env = { ...common, ...(await kind.prepare(common, bench.#members, bench.#directory)) };
+		return bench;
+	}
 
-		const offer = (rate: number, count: number, onTick?: () => void) =>
-			tracker.offer({ rate, count, members, guilds, timeoutMs: 30_000 + (count / 40) * 1000, onTick });
-		await offer(50, plan.warmUp);
-		await running.waitForIdle({ windowMs: 500, timeoutMs: 30_000 });
+	get #running(): BotUnderTest {
+		if (!this.#bot) throw new Error(`${this.kind.name} is not running`);
+		return this.#bot;
+	}
 
-		const rates: RateFigures[] = [];
-		for (const { rate, count } of plan.rates) {
-			const before = await running.sample();
-			const load = await offer(rate, count);
-			const after = await running.sample();
-			rates.push({ rate, load, cpuMicros: after.cpuMicros - before.cpuMicros });
-			log(`  ${kind.name}: ${rate}/s: ${load.answered}/${count} answered in ${load.seconds.toFixed(1)} s`);
-			await running.waitForIdle({ windowMs: 500, timeoutMs: 30_000 });
+	/** Starts the bot and waits until it is idle: the CPU that took, and its memory after two full collections. */
+	async start(log: (line: string) => void): Promise<StartFigures> {
+		this.#bot = startBotProcess(this.kind.entry, this.#env, this.kind.nodeArgs);
+		try {
+			await this.#emulator.waitForReady(60_000);
+			const cpu = await this.#bot.waitForIdle();
+			const measured = await this.#bot.measure();
+			log(`  ${this.kind.name}: ${this.#guilds.length} servers: start took ${(cpu / 1000).toFixed(0)} ms of CPU, RSS ${(measured.rss / MB).toFixed(1)} MB`);
+			return { cpuMs: cpu / 1000, memory: { rss: measured.rss, heap: measured.heapUsed ?? Number.NaN } };
+		} catch (error) {
+			this.#reportStderr();
+			throw error;
 		}
+	}
 
-		upstreamMs = plan.slowUpstreamMs;
+	async stop(): Promise<void> {
+		await this.#bot?.stop();
+		this.#bot = undefined;
+	}
+
+	/** More servers, up to `total`, for the next start. */
+	growTo(total: number): void {
+		this.#guilds.push(...addGuilds(this.#emulator, total - this.#guilds.length));
+	}
+
+	/** Asks at 50/s, unmeasured: connections opened and code warm before the phases. */
+	async warmUp(): Promise<void> {
+		await this.#offer(50, this.#plan.warmUp);
+		await this.#running.waitForIdle({ windowMs: 500, timeoutMs: 30_000 });
+	}
+
+	/** `count` asks at `rate` a second, with the CPU the bot used from the first dispatch to the last answer. */
+	async load(rate: number, count: number, log: (line: string) => void): Promise<RateFigures> {
+		const running = this.#running;
+		const before = await running.sample();
+		const load = await this.#offer(rate, count);
+		const after = await running.sample();
+		log(`  ${this.kind.name}: ${rate}/s: ${load.answered}/${count} answered in ${load.seconds.toFixed(1)} s`);
+		await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
+		return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
+	}
+
+	/** `slowAsks` asks at 400/s on the slow upstream, all in flight together: peak RSS against idle, and warnings. */
+	async slow(log: (line: string) => void): Promise<SlowFigures> {
+		const running = this.#running;
+		this.#upstreamMs = this.#plan.slowUpstreamMs;
 		const idleRss = (await running.sample()).rss;
 		let peakRss = idleRss;
-		const slowLoad = await offer(400, plan.slowAsks, () => {
+		const load = await this.#offer(400, this.#plan.slowAsks, () => {
 			void running.sample().then((reply) => (peakRss = Math.max(peakRss, reply.rss)), () => undefined);
 		});
+		this.#upstreamMs = this.#plan.upstreamMs;
 		await sleep(100);
 		const { warnings } = await running.sample();
-		log(`  ${kind.name}: slow upstream: ${slowLoad.answered}/${plan.slowAsks} answered in ${slowLoad.seconds.toFixed(1)} s`);
-		return {
-			name: kind.name,
-			startCpuMs: { first: first.cpuMs, then: then.cpuMs },
-			memory: { first: first.memory, then: then.memory },
-			rates,
-			slow: { load: slowLoad, idleRss, peakRss, warnings },
-		};
-	} catch (error) {
-		if (bot) process.stderr.write(`${kind.name} stderr:\n${bot.stderr.join('').slice(-4000)}\n`);
-		throw error;
-	} finally {
-		tracker.close();
-		await bot?.stop();
-		await Promise.allSettled([emulator.stop(), upstream.stop()]);
-		rmSync(directory, { recursive: true, force: true });
+		log(`  ${this.kind.name}: slow upstream: ${load.answered}/${this.#plan.slowAsks} answered in ${load.seconds.toFixed(1)} s`);
+		return { load, idleRss, peakRss, warnings };
+	}
+
+	/** Stops the bot (by its pid), the local Discord and the stand-in, and removes the scratch directory. */
+	async close(): Promise<void> {
+		this.#tracker.close();
+		await this.stop();
+		await Promise.allSettled([this.#emulator.stop(), this.#upstream.stop()]);
+		rmSync(this.#directory, { recursive: true, force: true });
+	}
+
+	#offer(rate: number, count: number, onTick?: () => void): Promise<LoadResult> {
+		return this.#tracker
+			.offer({ rate, count, members: this.#members, guilds: this.#guilds, timeoutMs: 30_000 + (count / 40) * 1000, onTick })
+			.catch((error: unknown) => {
+				this.#reportStderr();
+				throw error;
+			});
+	}
+
+	#reportStderr(): void {
+		if (this.#bot) process.stderr.write(`${this.kind.name} stderr:\n${this.#bot.stderr.join('').slice(-4000)}\n`);
 	}
 }
 
