@@ -51,8 +51,8 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
 	checkPrompt(prompt, messages.ask.emptyPrompt);
-	const gate = await readLinkGate(interaction.user.id, ctx);
-	await answerAsk(interaction, { prompt, ephemeral }, gate, ASK_COMPONENTS, ctx);
+	// The read may still be under way when the ask is acknowledged (see acknowledgeAsk).
+	await answerAsk(interaction, { prompt, ephemeral }, readLinkGate(interaction.user.id, ctx), ASK_COMPONENTS, ctx);
 }
 
 function followUpModal(conversationId: string): ModalBuilder {
