@@ -1,4 +1,4 @@
-import { MessageFlags, type InteractionCallbackResponse } from 'discord.js';
+import { MessageFlags } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
 import { lastSeenLinked, linkFirstAnswer, mustLinkFirst, type LinkGate } from './linkGate.js';
@@ -6,7 +6,7 @@ import { lastSeenLinked, linkFirstAnswer, mustLinkFirst, type LinkGate } from '.
 /** A gate that let the member ask, and the deferral of their ask, on its way to Discord. */
 export interface Acknowledged {
 	readonly gate: LinkGate;
-	readonly deferring: Promise<InteractionCallbackResponse>;
+	readonly deferring: Promise<unknown>;
 }
 
 /**
@@ -25,7 +25,7 @@ export async function acknowledgeAsk(
 	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<Acknowledged | undefined> {
-	const defer = () => interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined, withResponse: true });
+	const defer = () => interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
 	// Whoever awaits the deferral meets its failure; until then it must not count as unhandled.
 	const deferNow = () => {
 		const deferring = defer();

@@ -24,9 +24,7 @@ export async function answerAsk(
 	if (!acknowledged) return;
 	const { gate, deferring } = acknowledged;
 	// Nothing goes upstream before Discord has the acknowledgement.
-	const deferral = await deferring;
-	// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
-	const noticeMessageId = request.ephemeral ? undefined : (deferral.interaction.responseMessageId ?? undefined);
+	await deferring;
 	const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 	const input = request.history ? buildContents(request.history, request.prompt) : request.prompt;
 	ctx.log.debug(
@@ -41,5 +39,20 @@ export async function answerAsk(
 		await showAnswer(interaction, verdict, request, components, ctx);
 		return;
 	}
+	// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
+	const noticeMessageId = request.ephemeral ? undefined : await noticeMessageIdOf(interaction, ctx);
 	await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral }, components, ctx);
+}
+
+/**
+ * The id of the public "thinking…" message a hidden answer's notice replaces, which a release replies to. Asked of
+ * Discord only for a hidden answer, rather than with every deferral; without it a release names the member instead.
+ */
+async function noticeMessageIdOf(interaction: AskInteraction, ctx: InteractionContext): Promise<string | undefined> {
+	try {
+		return (await interaction.fetchReply()).id;
+	} catch (error) {
+		ctx.log.warn({ err: error }, 'could not read the notice message; a release will not reply to it');
+		return undefined;
+	}
 }
