@@ -95,12 +95,15 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
 }
 
-/** Veil's own permissions in the channel, computed from the cached server (its roles and overwrites). */
+/**
+ * Veil's own permissions in the channel, computed from the server's roles, the channel's overwrites and Veil's
+ * member, fetched now: Veil keeps no server data from the gateway, so nothing cached can be stale.
+ */
 async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<string[]> {
-	const guild = ctx.client.guilds.cache.get(guildId) ?? (await ctx.client.guilds.fetch(guildId));
-	const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
+	const guild = await ctx.client.guilds.fetch({ guild: guildId, force: true });
+	const channel = await guild.channels.fetch(channelId, { force: true }).catch(() => null);
 	if (!channel) throw new UserInputError(messages.settings.modlogUnknownChannel, 'modlog_unknown_channel');
-	const me = guild.members.me ?? (await guild.members.fetchMe());
+	const me = await guild.members.fetchMe({ force: true });
 	return missingModlogPermissions(channel.permissionsFor(me));
 }
 

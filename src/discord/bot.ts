@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
+import { Client, DiscordAPIError, Events } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
 import { Admission } from '../admission/admission.js';
 import type { CircuitBreakerOptions } from '../admission/circuitBreaker.js';
@@ -16,6 +16,8 @@ import { LoginClient } from '../accounts/loginClient.js';
 import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
+import { useDiscordRest } from './discordRest.js';
+import { dropGuildStubs, makeCache } from './clientCache.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import { openStore, type Store, type StoreOptions } from '../storage/store.js';
 import { openAtomicStore, type AtomicStore } from '../storage/atomicStore.js';
@@ -85,7 +87,9 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	forgetShardEnvironment();
 	const client = new Client({
 		...clientShardOptions(config),
-		intents: [GatewayIntentBits.Guilds],
+		// Interactions need no intent, and Veil reads nothing else the gateway sends (see clientCache.ts).
+		intents: [],
+		makeCache,
 		rest: {
 			api: config.discordApiUrl,
 			// Consulted on every 429 and before every wait for a limited bucket, so it is also where limits are logged.
@@ -98,6 +102,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		allowedMentions: NO_MENTIONS,
 	});
 	const keys = { current: config.tokenEncryptionKey, previous: config.tokenEncryptionKeyPrevious };
+	useDiscordRest(client);
+	const guildCount = dropGuildStubs(client);
 	const context: BotContext = {
 		config,
 		logger,
@@ -181,7 +187,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		clearTimeout(readyTimer);
 		client.off(Events.ShardReady, progress);
 	}
-	logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.options.shards, shardCount: client.options.shardCount }, 'connected to Discord');
+	logger.info({ user: client.user?.tag, guilds: guildCount(), shards: client.options.shards, shardCount: client.options.shardCount }, 'connected to Discord');
 
 	return {
 		client: client as Client<true>,

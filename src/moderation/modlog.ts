@@ -10,6 +10,7 @@ import {
 	type PermissionsBitField,
 } from 'discord.js';
 import { buildCustomId, type CustomIdPrefix } from '../discord/customId.js';
+import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import type { FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
@@ -57,7 +58,7 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 	}
 	if (!modlogChannelId) return;
 	try {
-		const channel = await deps.client.channels.fetch(modlogChannelId);
+		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error('the mod-log channel is not a channel Veil can send to');
 		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
 	} catch (error) {

@@ -1,5 +1,6 @@
 import { RESTJSONErrorCodes, type Client, type SendableChannels } from 'discord.js';
 import { VeilError } from '../answers/veilError.js';
+import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { releaseHeader } from './flagViews.js';
 import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
@@ -51,7 +52,7 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', releaseHeader(replying ? undefined : flag.userId));
 	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
-		const channel = await deps.client.channels.fetch(flag.channelId);
+		const channel = await deps.client.channels.fetch(flag.channelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error('the original channel is not one Veil can send to');
 		return await sendParts(channel, parts, reply, flag, deps.log, false);
 	} catch (error) {

@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
-import KeyvSqlite from '@keyv/sqlite';
-import KeyvRedis, { createClient, defaultReconnectStrategy } from '@keyv/redis';
 import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
@@ -57,6 +55,9 @@ export class Store {
 		const removed = await this.#write('sweep', () =>
 			backend.query(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
 		);
+		// The write-ahead log still holds earlier copies of the pages those rows were on: emptying it into the file
+		// (where secure_delete has overwritten them) and truncating it leaves no copy behind.
+		await this.#write('checkpoint', () => backend.query('PRAGMA wal_checkpoint(TRUNCATE)'));
 		return removed.length;
 	}
 
@@ -137,16 +138,24 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		prepareSqliteFile(path, logger);
 		// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
 		const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
+		// Each back end's library is loaded only when the store uses it (the Redis client is large).
+		const { default: KeyvSqlite } = await import('@keyv/sqlite');
 		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });
 		sqliteAdapter.query = gate.wrap(sqliteAdapter.query);
 		backend = { kind: 'sqlite', gate, query: sqliteAdapter.query as SqliteQuery };
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
 		await backend.query('PRAGMA secure_delete = ON');
+		// A write-ahead log: a read never waits behind a write (the link read before an ask's acknowledgement), and a
+		// commit appends to the log instead of syncing the file twice. With synchronous NORMAL a commit survives a
+		// crash of Veil; a power cut may lose the last few. The hourly sweep empties the log (see sweepExpired).
+		await backend.query('PRAGMA journal_mode = WAL');
+		await backend.query('PRAGMA synchronous = NORMAL');
 		adapter = sqliteAdapter as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
 		// Without the offline queue, a command issued while the connection is down fails at once instead of waiting
 		// to be replayed after a reconnection, long after the member was told it failed. Reconnection itself goes on.
+		const { default: KeyvRedis, createClient, defaultReconnectStrategy } = await import('@keyv/redis');
 		const client = createClient({ url: storeUrl, disableOfflineQueue: true, socket: { reconnectStrategy: defaultReconnectStrategy } });
 		backend = { kind: 'redis', connected: () => client.isReady };
 		adapter = new KeyvRedis(client, { throwOnConnectError: true, throwOnErrors: true });

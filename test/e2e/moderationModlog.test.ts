@@ -58,15 +58,6 @@ describe('mod-log', () => {
 		const locked = guild.channels[1]!.id;
 		harness().discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await harness().discord.waitUntil(
-			() =>
-				harness().bot.client.guilds.cache
-					.get(guild.id)
-					?.channels.cache.get(locked)
-					?.permissionsFor(harness().bot.client.user)
-					?.has(PermissionFlagsBits.SendMessages) === false,
-			'the overwrite in the bot cache',
-		);
 		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: locked }]);
 		expect(refused.original?.content).toContain('Send Messages, Embed Links');
 		expect(refused.original?.content).toContain('Nothing was changed');
@@ -95,6 +86,10 @@ describe('mod-log', () => {
 			'the failure in the log',
 		);
 
+		// The check of /settings modlog fetches the channel afresh: Veil must see it again before the setting saves.
+		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		expect(refused.original?.content).toContain("can't see that channel");
+		harness().discord.clearChannelFailure(modlogId);
 		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expect(report.original?.content).toContain('The last mod-log report failed');
 		expect(report.original?.content).toContain('lost access');

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { runScript, type BotProcess } from '../support/botProcess.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProject, npmScript, procfileCommand, runCompiled, runScript, type BotProcess } from '../support/botProcess.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 
@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 function run(script: string, env: Record<string, string>): BotProcess {
-	const started = runScript(script, env);
+	return track(runScript(script, env));
+}
+
+function track(started: BotProcess): BotProcess {
 	processes.push(started);
 	return started;
 }
@@ -43,11 +46,25 @@ describe('starting the bot', () => {
 		expect(lines).toEqual([expect.stringMatching(/^Discord rejected DISCORD_TOKEN/)]);
 		expect([...bot.stdout, ...bot.stderr].join('\n')).not.toContain(wrongToken);
 	});
+});
 
-	it('answers /ask when started with npm start\'s command, and on SIGTERM finishes the answer in flight and exits 0', async () => {
+describe('the production start', () => {
+	beforeAll(buildProject, 60_000);
+
+	it('runs compiled JavaScript with no TypeScript loader, the same for the Procfile worker and npm start', () => {
+		const worker = procfileCommand('worker');
+		expect(worker[0]).toBe('node');
+		expect(worker.join(' ')).not.toMatch(/tsx|ts-node|--import|--loader|\.ts\b/);
+		expect(worker.at(-1)).toMatch(/^dist\/.+\.js$/);
+		expect(npmScript('start')).toBe(worker.join(' '));
+		// A fresh clone has no dist/: npm start compiles first.
+		expect(npmScript('prestart')).toBe('npm run build');
+	});
+
+	it('answers /ask when started as the Procfile\'s worker, and on SIGTERM finishes the answer in flight and exits 0', async () => {
 		services = await startTestServices({ REQUIRE_LINK: 'false', LOG_LEVEL: 'info' });
 		const { discord, upstream } = services;
-		const bot = run('src/main.ts', services.env);
+		const bot = track(runCompiled(procfileCommand('worker').slice(1), services.env));
 		await bot.waitForLine(/connected to Discord/);
 
 		upstream.scriptGeneration({ json: safeResponse('slow answer'), delayMs: 800 });

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const TSX = import.meta.resolve('tsx');
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -19,12 +20,24 @@ export interface BotProcess {
 }
 
 /**
- * Runs a script of the project (`src/main.ts`, `src/deployCommands.ts`) as its own process with exactly `env`
- * (plus PATH), in an empty working directory so no developer's `.env` can leak in.
+ * Runs a TypeScript script of the project (`src/main.ts`, `src/deployCommands.ts`) through tsx as its own process
+ * with exactly `env` (plus PATH), in an empty working directory so no developer's `.env` can leak in.
  */
 export function runScript(script: string, env: Record<string, string>): BotProcess {
+	return runNode(['--import', TSX, join(ROOT, script)], env);
+}
+
+/**
+ * Runs `node` with these arguments as its own process, like {@link runScript} but with no loader: a path argument
+ * (`dist/src/main.js`) is taken from the project's root, so a compiled entry runs as the Procfile runs it.
+ */
+export function runCompiled(args: readonly string[], env: Record<string, string>): BotProcess {
+	return runNode(args.map((arg) => (arg.startsWith('-') ? arg : join(ROOT, arg))), env);
+}
+
+function runNode(args: string[], env: Record<string, string>): BotProcess {
 	const cwd = mkdtempSync(join(tmpdir(), 'veil-proc-'));
-	const child = spawn(process.execPath, ['--import', TSX, join(ROOT, script)], {
+	const child = spawn(process.execPath, args, {
 		cwd,
 		env: { PATH: process.env.PATH ?? '', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,4 +89,30 @@ export function runScript(script: string, env: Record<string, string>): BotProce
 			if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
 		},
 	};
+}
+
+/** Compiles the project as `npm run build` does, into the root's `dist/`; rejects with tsc's output on an error. */
+export function buildProject(): Promise<void> {
+	const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+	return new Promise((resolveBuild, reject) => {
+		execFile(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, (error, stdout, stderr) => {
+			if (error) reject(new Error(`the build failed: ${stdout}${stderr}`));
+			else resolveBuild();
+		});
+	});
+}
+
+/** The command of a Procfile process type (`worker`, `release`), split into words. */
+export function procfileCommand(processType: string): string[] {
+	const line = readFileSync(join(ROOT, 'Procfile'), 'utf8')
+		.split('\n')
+		.find((candidate) => candidate.startsWith(`${processType}:`));
+	if (line === undefined) throw new Error(`the Procfile has no ${processType}: line`);
+	return line.slice(processType.length + 1).trim().split(/\s+/);
+}
+
+/** The command of an npm script of the project. */
+export function npmScript(name: string): string | undefined {
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+	return manifest.scripts[name];
 }

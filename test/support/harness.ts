@@ -15,10 +15,10 @@ import { UpstreamStandIn } from './upstreamStandIn.js';
 export interface HarnessOptions {
 	/** Environment overrides on top of the harness's own (REQUIRE_LINK, FLAG_RETENTION_DAYS, STORE_URL, LOG_LEVEL…). */
 	readonly env?: Record<string, string>;
+	/** Options of the local Discord (a REST delay, a short heartbeat, say). */
+	readonly discord?: DiscordEmulatorOptions;
 	/** How long a bot stop waits for interactions in flight. Default 5000. */
 	readonly shutdownGraceMs?: number;
-	/** Options of the local Discord (a short heartbeat, say). */
-	readonly discord?: DiscordEmulatorOptions;
 	/** Timings of the circuit breaker and the line's position updates. */
 	readonly admission?: BotOptions['admission'];
 }

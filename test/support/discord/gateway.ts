@@ -34,6 +34,10 @@ interface Connection {
 // Past this many unconfirmed dispatches the oldest are dropped; a RESUME that needs them is refused (op 9).
 const MAX_BUFFER = 20_000;
 
+/** Events Discord sends only to sessions that identified with the Guilds intent (1 << 0). */
+const GUILDS_INTENT = 1;
+const GUILDS_EVENTS = new Set(['GUILD_CREATE', 'GUILD_UPDATE', 'GUILD_DELETE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE', 'CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
+
 /**
  * Discord's gateway for one shard: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME with replay, and
  * controls to make the client reconnect. Dispatches for a session whose socket is down are kept and replayed.
@@ -311,6 +315,7 @@ export class Gateway {
 	}
 
 	#dispatch(session: Session, t: string, d: unknown): void {
+		if (GUILDS_EVENTS.has(t) && (session.intents & GUILDS_INTENT) === 0) return;
 		session.seq += 1;
 		const raw = JSON.stringify({ op: 0, t, s: session.seq, d });
 		session.buffer.push({ s: session.seq, raw });

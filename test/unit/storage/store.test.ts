@@ -87,6 +87,24 @@ describe('erasing expired records from SQLite', () => {
 		}
 		expect(readFileSync(path).toString('latin1')).not.toContain('EXPIRED-TEXT-CANARY');
 	});
+
+	it('leaves no copy of a swept record in the write-ahead log while the bot runs', async () => {
+		const path = join(scratch, `${randomUUID()}.sqlite`);
+		const store = await openStore(`sqlite://${path}`, silent, { namespace: 'wal' });
+		const bytes = (file: string) => (existsSync(file) ? readFileSync(file).toString('latin1') : '');
+		try {
+			await store.set('conversations', 'old', { text: 'LOGGED-TEXT-CANARY' }, 30);
+			await store.set('conversations', 'young', { text: 'still here' }, 60_000);
+			// Writes go to the log first: that is where a copy would stay.
+			expect(bytes(`${path}-wal`)).toContain('LOGGED-TEXT-CANARY');
+			expect(await store.sweepExpired(Date.now() + 1000)).toBe(1);
+			expect(bytes(`${path}-wal`)).not.toContain('LOGGED-TEXT-CANARY');
+			expect(bytes(path)).not.toContain('LOGGED-TEXT-CANARY');
+			expect(await store.get('conversations', 'young')).toEqual({ text: 'still here' });
+		} finally {
+			await store.close();
+		}
+	});
 });
 
 describe('writes while another process locks the SQLite file', () => {

@@ -1,0 +1,86 @@
+/**
+ * `npm run bench [-- --quick] [--runs=N]`: Veil against the least a discord.js bot can do for /ask, in one run, each
+ * bot its own process on its own local Discord (test/support's emulator) and upstream stand-in (50 ms per generation
+ * call), one loaded at a time: memory after GC and the CPU of the start at 500 and 2,500 servers; acks, completions
+ * and overhead at 40, 100, 200 and 400 asks a second, answers per second and CPU per ask (the rates N times over,
+ * the bots' phases alternating); then 1,000 asks in flight on a 5 s upstream. It prints every figure for both and
+ * the ratio, and with N > 1 the tail ratios run by run; it asserts nothing.
+ *
+ * `npm run bench` builds first (dist/, and dist/bench/ for the bare bot and the probe both bots are started with).
+ */
+import { cpus } from 'node:os';
+import { buildRows, buildTailRows, formatTable, type BotFigures } from './report.js';
+import { bareBot, BotBench, veil, type BenchPlan } from './scenario.js';
+
+const quick = process.argv.includes('--quick');
+
+const plan: BenchPlan = quick
+	? {
+			rates: [
+				{ rate: 40, count: 120 },
+				{ rate: 100, count: 200 },
+				// 5 s at 200/s, so answers per second says what a bot sustains, not what its first second allows.
+				{ rate: 200, count: 1000 },
+				{ rate: 400, count: 400 },
+			],
+			warmUp: 50,
+			slowAsks: 500,
+			guildsFirst: 500,
+			guildsThen: 2500,
+			members: 50,
+			upstreamMs: 50,
+			slowUpstreamMs: 5000,
+		}
+	: {
+			rates: [
+				{ rate: 40, count: 600 },
+				{ rate: 100, count: 1000 },
+				{ rate: 200, count: 2000 },
+				{ rate: 400, count: 2000 },
+			],
+			warmUp: 200,
+			slowAsks: 1000,
+			guildsFirst: 500,
+			guildsThen: 2500,
+			members: 50,
+			upstreamMs: 50,
+			slowUpstreamMs: 5000,
+		};
+
+const runs = Math.max(1, Number(/^--runs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--runs=')) ?? '')?.[1] ?? 1));
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const started = performance.now();
+log(`bench${quick ? ' --quick' : ''}, ${runs} run${runs > 1 ? 's' : ''}: each phase bare bot first, then Veil`);
+
+const benches = [await BotBench.create(bareBot, plan), await BotBench.create(veil, plan)];
+const figures = benches.map((bench): BotFigures => ({ name: bench.kind.name, start: {} as BotFigures['start'], runs: [], slow: {} as BotFigures['slow'] }));
+try {
+	// Memory and the start with the first count of servers, one bot at a time; then each starts again with the
+	// second count and stays up (idle) while the other is loaded.
+	for (const [n, bench] of benches.entries()) {
+		(figures[n] as BotFigures).start.first = await bench.start(log);
+		await bench.stop();
+		bench.growTo(plan.guildsThen);
+	}
+	for (const [n, bench] of benches.entries()) (figures[n] as BotFigures).start.then = await bench.start(log);
+	for (const bench of benches) await bench.warmUp();
+	for (let run = 0; run < runs; run++) {
+		for (const figure of figures) figure.runs.push([]);
+		for (const { rate, count } of plan.rates) {
+			for (const [n, bench] of benches.entries()) (figures[n] as BotFigures).runs[run]?.push(await bench.load(rate, count, log));
+		}
+	}
+	for (const [n, bench] of benches.entries()) (figures[n] as BotFigures).slow = await bench.slow(log);
+} finally {
+	for (const bench of benches) await bench.close();
+}
+const minutes = (performance.now() - started) / 60_000;
+const [bare, veilFigures] = figures as [BotFigures, BotFigures];
+
+const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+console.log(
+	`\n${quick ? 'npm run bench -- --quick' : 'npm run bench'}${runs > 1 ? ` --runs=${runs}` : ''}: ${cpus().length} cores (${cpu}), Node ${process.versions.node}, ` +
+		`${plan.members} linked members, upstream ${plan.upstreamMs} ms, ${minutes.toFixed(1)} min\n`,
+);
+console.log(formatTable(buildRows(bare, veilFigures, plan)));
+if (runs > 1) console.log(`\nTail ratios, run by run (Veil / bare):\n\n${buildTailRows(bare, veilFigures, plan.upstreamMs).join('\n')}`);
