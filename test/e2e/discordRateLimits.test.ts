@@ -5,7 +5,8 @@ import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 
 // Unlinked members ask with the service key: no store write stands between the asks and their answers.
-const harness = useHarness({ env: { REQUIRE_LINK: 'false' } });
+// The line is opened wide: this file is about Discord's limits, not Veil's own (see admissionLine.test.ts).
+const harness = useHarness({ env: { REQUIRE_LINK: 'false', ASK_CONCURRENCY: '500' } });
 
 function ask(prompt: string) {
 	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: 3, name: 'prompt', value: prompt }] });
@@ -86,7 +87,7 @@ describe('a 429 from Discord', () => {
 		expect(state.original?.content).toBe('deferred after a wait');
 		const [refused, retried] = requestsTo('POST', '/callback', since);
 		expect(refused?.status).toBe(429);
-		expect(retried?.status).toBe(204);
+		expect([200, 204]).toContain(retried?.status);
 		expect((retried?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(500);
 	});
 
