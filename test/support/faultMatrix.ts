@@ -150,10 +150,13 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 				await sleep(options.durationMs / 40);
 			}
 		})();
+		const lateLinkHandles = new Map<string, InteractionHandle>();
 		const linksDuringRun = (async () => {
 			for (const [i, user] of lateLinks.entries()) {
 				await waitUntil(at(0.05 + i * 0.04));
-				handles.push(await dispatch(() => link(user)));
+				const handle = await dispatch(() => link(user));
+				lateLinkHandles.set(user.id, handle);
+				handles.push(handle);
 			}
 		})();
 
@@ -215,7 +218,9 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		// After the run, with the faults over: what was written before the restart is still there.
 		upstream.setDefaultGeneration((request) => ({ json: safeResponse(`Answer to: ${String(request.rawBody.length)}`) }));
 		const lost = { links: [] as string[], flags: [] as string[], settings: [] as string[] };
-		const linkedBeforeRestart = [...members, ...lateLinks.filter((_, i) => at(0.05 + i * 0.04) < restartedAt)];
+		// A late /link counts only when the member was told it was saved: one answered "storage isn't answering" was not.
+		const toldLinked = (user: APIUser) => /Linked to/.test(JSON.stringify(lateLinkHandles.get(user.id)?.state().original?.content ?? ''));
+		const linkedBeforeRestart = [...members, ...lateLinks.filter((user, i) => at(0.05 + i * 0.04) < restartedAt && toldLinked(user))];
 		for (let i = 0; i < linkedBeforeRestart.length; i += 25) {
 			await Promise.all(
 				linkedBeforeRestart.slice(i, i + 25).map(async (member) => {
