@@ -37,17 +37,17 @@ const LINK_PREFIXES = ownedPrefixes(data.name, ['open', 'submit']);
 function linkModal(): ModalBuilder {
 	return new ModalBuilder()
 		.setCustomId(buildCustomId(LINK_PREFIXES.submit))
-		.setTitle('Link your account')
+		.setTitle(messages.link.formTitle)
 		.addLabelComponents(
 			new LabelBuilder()
-				.setLabel('Email')
-				.setDescription('The email of your account. Only you see this form.')
+				.setLabel(messages.link.emailLabel)
+				.setDescription(messages.link.emailHint)
 				.setTextInputComponent(
 					new TextInputBuilder().setCustomId('email').setStyle(TextInputStyle.Short).setMaxLength(EMAIL_MAX_LENGTH).setRequired(true),
 				),
 			new LabelBuilder()
-				.setLabel('Password')
-				.setDescription('Used once to log in, then forgotten: Veil never stores it.')
+				.setLabel(messages.link.passwordLabel)
+				.setDescription(messages.link.passwordHint)
 				.setTextInputComponent(
 					new TextInputBuilder().setCustomId('password').setStyle(TextInputStyle.Short).setMaxLength(PASSWORD_MAX_LENGTH).setRequired(true),
 				),

@@ -108,20 +108,10 @@ async function missingInChannel(guildId: string, channelId: string, ctx: Interac
 }
 
 function describeChange(channelId: string | undefined, before: GuildSettings): string {
-	const lines = channelId
-		? [
-				`✅ Mod-log: <#${channelId}>. Veil posts a report there for every reply it hides: who, where, when and why, never the text; ` +
-					'moderators read the text with its View reply button.',
-			]
-		: [
-				`Mod-log: **off**${before.modlogChannelId ? ` (it was <#${before.modlogChannelId}>)` : ''}. ` +
-					'Hidden replies are still kept for /flagged. Run `/settings modlog channel:` to turn reports on.',
-			];
+	const lines = [channelId ? messages.settings.modlogOn(channelId) : messages.settings.modlogOff(before.modlogChannelId)];
 	if (before.modlogFailure) {
-		lines.push(
-			`⚠️ The last mod-log report failed ${time(new Date(before.modlogFailure.at), TimestampStyles.RelativeTime)}: ` +
-				`${before.modlogFailure.reason}. The flag itself was kept; find it with /flagged list.`,
-		);
+		const when = time(new Date(before.modlogFailure.at), TimestampStyles.RelativeTime);
+		lines.push(messages.settings.modlogFailed(when, before.modlogFailure.reason));
 	}
 	return lines.join('\n');
 }

@@ -1,7 +1,10 @@
+import { moderationMessages, settingsMessages } from './moderationMessages.js';
+
 /**
  * Every sentence a member or moderator reads in an answer, keyed by purpose, so wording is reviewed (and can later
  * be localized) in one place. Layout (embeds, field names, list lines) stays with the views that build it.
- * A function takes what the sentence names; none is ever given a secret.
+ * A function takes what the sentence names; none is ever given a secret. What moderators and admins read is in
+ * moderationMessages.ts, under `moderation` and `settings`.
  */
 export const messages = {
 	operator: {
@@ -38,6 +41,17 @@ export const messages = {
 			(kept ? " for this server's moderators to review." : '.'),
 		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
 		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
+		/** The reasons beside the ratings in `hiddenWhy`, by the verdict's reason; `label` is an `upstreamLabel`. */
+		hiddenReasons: {
+			'no-candidate': 'the model returned no answer',
+			'prompt-ratings-missing': 'the safety ratings of the prompt were missing',
+			'reply-ratings-missing': 'the safety ratings of the answer were missing',
+			'category-missing': 'a safety category was not rated',
+			'category-duplicated': 'a safety category was rated twice',
+			'unknown-category': 'an unrecognised safety category was rated',
+			'block-reason': (label: string) => `the service blocked the prompt (${label})`,
+			'finish-reason': (label: string | undefined) => `the model stopped early (${label ?? 'no reason given'})`,
+		},
 	},
 	admission: {
 		/** A member's second ask while their first is still waiting or being answered. */
@@ -83,6 +97,11 @@ export const messages = {
 		keyRefused: "The model's service refused Veil's request. Please let the server's moderators know.",
 	},
 	link: {
+		formTitle: 'Link your account',
+		emailLabel: 'Email',
+		emailHint: 'The email of your account. Only you see this form.',
+		passwordLabel: 'Password',
+		passwordHint: 'Used once to log in, then forgotten: Veil never stores it.',
 		badEmail: "That doesn't look like an email address. Nothing was changed.",
 		badPassword: (max: number) => `The password must be 1 to ${max} characters. Nothing was changed.`,
 		linked: (maskedEmail: string) =>
@@ -97,49 +116,21 @@ export const messages = {
 		unreadable: "The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
 		rateLimited: (seconds: number) => `Too many login attempts. Please wait about ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
 	},
-	moderation: {
-		noSuchFlag: 'No flag with that id in this server.',
-		notPageOwner: 'Only the moderator who ran this /flagged list can turn its pages. Run /flagged list to get your own.',
-		releaseErased: 'This flag has no text left to release.',
-		releaseFailed: (channelId: string, reason: string) =>
-			`Veil could not post the answer in <#${channelId}>: ${reason}. Nothing was released; the flag is still pending.`,
-		released: (where: string, partial: { posted: number; parts: number } | undefined) =>
-			`🔓 Released: the answer is posted ${where}.` +
-			(partial && partial.posted < partial.parts ? ` Only ${partial.posted} of its ${partial.parts} parts could be posted.` : ''),
-		releasedWhere: {
-			channel: (channelId: string, replying: boolean) => `in <#${channelId}>${replying ? ", replying to the member's notice" : ''}`,
-			directMessage: (userId: string) => `to <@${userId}> alone, in a direct message, as they asked privately`,
-		},
-		/** Names what Veil lacks in the flag's channel, in Discord's words, for `releaseFailed`. */
-		veilLacks: (missing: readonly string[]) => `Veil lacks ${missing.join(', ')} there`,
-		/** Opens the direct message that releases a private ask. */
-		releasedPrivatelyHeader: (channelId: string) =>
-			`🔓 **Released by a moderator after review**: the answer to your private /ask in <#${channelId}> was hidden by mistake. Only you can see it here.`,
-		directMessagesClosed: (userId: string) =>
-			`Veil could not send the answer to <@${userId}>: they asked privately, so it goes to them alone in a direct message, ` +
-			"and they don't accept direct messages from Veil. Nothing was released; the flag is still pending. " +
-			'Once they allow direct messages from this server, press Release again.',
-		directMessageFailed: (userId: string, reason: string) =>
-			`Veil could not send the answer to <@${userId}> in a direct message: ${reason}. Nothing was released; the flag is still pending.`,
-		dismissed: '🗑️ Dismissed: the prompt and the reply are erased; the record stays, listed as dismissed, until it expires.',
-		reviewed: '✅ Marked reviewed.',
+	/** How the service's safety values read, to members and moderators alike. */
+	ratings: {
+		categories: {
+			HARM_CATEGORY_HARASSMENT: 'Harassment',
+			HARM_CATEGORY_SEXUALLY_EXPLICIT: 'Sexually explicit',
+			HARM_CATEGORY_HATE_SPEECH: 'Hate speech',
+			HARM_CATEGORY_DANGEROUS_CONTENT: 'Dangerous content',
+		} as Readonly<Record<string, string>>,
+		/** A value that is not one of the service's enum values, so it is never shown. */
+		unrecognised: '(unrecognised)',
+		empty: '(empty)',
+		promptBlocked: (label: string) => `Prompt blocked: ${label}`,
+		/** `label` undefined: the service gave no finish reason. */
+		finishReason: (label: string | undefined) => `Finish reason: ${label ?? '(none)'}`,
 	},
-	settings: {
-		modlogMissingPermissions: (channelId: string, missing: readonly string[]) =>
-			`Veil can't post reports in <#${channelId}>: it lacks ${missing.join(', ')} there. ` +
-			'Grant those in the channel settings and run this again. Nothing was changed.',
-		modlogUnknownChannel: "Veil can't see that channel. Nothing was changed.",
-		limitsShown: (asksPerDay: number | undefined) =>
-			asksPerDay === undefined
-				? 'Daily limit: **none**. Members may ask as often as they like, within Veil\'s per-minute pace. ' +
-					'Set one with `/settings limits asks_per_day:`.'
-				: `Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day (Follow up and Ask Veil count), ` +
-					'starting again at midnight UTC. Members with Manage Server are not limited. `asks_per_day:0` turns it off.',
-		limitsChanged: (asksPerDay: number | undefined) =>
-			asksPerDay === undefined
-				? '✅ Daily limit: **off**. Members may ask as often as they like, within Veil\'s per-minute pace.'
-				: `✅ Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day in this server (Follow up and Ask Veil count), ` +
-					'starting again at midnight UTC. Members with Manage Server are not limited.',
-		limitsNegative: 'The daily limit is a number of questions, 0 or more (0: no limit). Nothing was changed.',
-	},
+	moderation: moderationMessages,
+	settings: settingsMessages,
 } as const;

@@ -14,6 +14,9 @@ import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
+import { messages } from '../answers/messages.js';
+
+const says = messages.moderation;
 
 /** The prefixes of the buttons these views carry; `/flagged` owns them and passes them in. */
 export type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
@@ -53,7 +56,7 @@ export function flagCategories(flag: FlagRecord): string {
 		seen.add(`${categoryLabel(line.category)} ${upstreamLabel(line.probability)}${line.blocked ? ' (blocked)' : ''}`);
 	}
 	for (const reason of describeStopReasons(flag)) seen.add(reason);
-	return seen.size > 0 ? [...seen].join(', ') : 'ratings incomplete';
+	return seen.size > 0 ? [...seen].join(', ') : says.ratingsIncomplete;
 }
 
 /** Where the member's hidden-reply notice is, when there is one (a private ask has none). */
@@ -64,10 +67,7 @@ export function noticeLink(flag: FlagRecord): string | undefined {
 
 /** One page of `/flagged list` (only channels the moderator moderates): a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
 export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, prefixes: FlaggedPrefixes): FlagMessage {
-	const kept = `Hidden replies are kept ${formatDays(retentionDays)}.`;
-	if (page.total === 0) {
-		return message(`No flagged replies from channels you moderate are kept right now. ${kept}`, [], []);
-	}
+	if (page.total === 0) return message(says.listEmpty(retentionDays), [], []);
 	const lines = page.flags.map((flag) =>
 		truncate(
 			`\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
@@ -79,13 +79,13 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 		.setTitle(`Flagged replies · page ${page.page} of ${page.pageCount}`)
 		.setColor(STATUS_COLOR.pending)
 		.setDescription(lines.join('\n'))
-		.setFooter({ text: `${page.total} from channels you moderate, newest first. ${kept} Open one with /flagged view id.` });
+		.setFooter({ text: says.listFooter(page.total, retentionDays) });
 	const components =
 		page.pageCount > 1
 			? [
 					new ActionRowBuilder<ButtonBuilder>().addComponents(
-						pageButton(prefixes.page, 'Previous', page.page - 1, moderatorId, page.page <= 1),
-						pageButton(prefixes.page, 'Next', page.page + 1, moderatorId, page.page >= page.pageCount),
+						pageButton(prefixes.page, says.buttons.previous, page.page - 1, moderatorId, page.page <= 1),
+						pageButton(prefixes.page, says.buttons.next, page.page + 1, moderatorId, page.page >= page.pageCount),
 					),
 				]
 			: [];
@@ -109,9 +109,9 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: 'Status', value: flagStatus(flag) },
-			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || 'Ratings incomplete or missing', 600) },
+			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || says.ratingsMissing, 600) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
-			{ name: 'Hidden reply', value: link ? `[Jump to the member's notice](${link})` : 'Asked privately: there is no public notice.' },
+			{ name: 'Hidden reply', value: link ? says.noticeLink(link) : says.noNotice },
 			{
 				name: 'Kept until',
 				value: `${time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime)} · model ${truncate(flag.model, 100)}`,
@@ -119,36 +119,30 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 		);
 	const files: AttachmentBuilder[] = [];
 	if (flag.unopened !== undefined) {
-		embed.setDescription('*The prompt and the reply cannot be read: they were sealed with a key Veil no longer has.*');
+		embed.setDescription(`*${says.unreadable}*`);
 	} else if (flag.prompt === null || flag.text === null) {
-		embed.setDescription('*The prompt and the reply were erased when this flag was dismissed.*');
+		embed.setDescription(`*${says.erased}*`);
 	} else {
 		const prompt = preview(flag.prompt, PROMPT_PREVIEW);
 		const text = preview(flag.text, TEXT_PREVIEW);
 		if (prompt.cut) files.push(new AttachmentBuilder(Buffer.from(flag.prompt, 'utf8'), { name: PROMPT_ATTACHMENT_NAME }));
 		if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
-		const attached = files.length > 0 ? `\n-# Cut short here; attached in full as ${files.map((file) => file.name).join(' and ')}.` : '';
+		const attached = files.length > 0 ? `\n-# ${says.attachedInFull(files.flatMap((file) => file.name ?? []))}` : '';
 		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
 	}
 	return message(note, [embed], status === 'pending' ? [decisionButtons(prefixes, flag.id)] : [], files);
 }
 
-/** The first line of a released answer, in its original channel; `userId` is named when there is no notice to reply to. */
-export function releaseHeader(userId?: string): string {
-	const to = userId ? ` (an answer to <@${userId}>` : ' (this answer';
-	return `🔓 **Released by a moderator after review**${to} was hidden by mistake)`;
-}
-
 /** What a moderator reads after a press that found an earlier decision. */
 export function alreadyDecidedNote(flag: FlagRecord): string {
-	return `This flag was already ${flagStatus(flag)}, so nothing was done.`;
+	return says.alreadyDecided(flagStatus(flag));
 }
 
 function decisionButtons(prefixes: FlaggedPrefixes, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.release, flagId)).setLabel('Release').setStyle(ButtonStyle.Success),
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.dismiss, flagId)).setLabel('Dismiss').setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.review, flagId)).setLabel('Mark reviewed').setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.release, flagId)).setLabel(says.buttons.release).setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.dismiss, flagId)).setLabel(says.buttons.dismiss).setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.review, flagId)).setLabel(says.buttons.review).setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -168,13 +162,6 @@ function preview(text: string, limit: number): { block: string; cut: boolean } {
 	if (text === '') return { block: '*(empty)*', cut: false };
 	const shown = truncate(text, limit).replaceAll('```', 'ˋˋˋ');
 	return { block: `\`\`\`\n${shown}\n\`\`\``, cut: text.length > limit };
-}
-
-function formatDays(days: number): string {
-	const units: Array<[number, string]> = [[1, 'day'], [1 / 24, 'hour'], [1 / 1440, 'minute'], [1 / 86_400, 'second']];
-	const [size, unit] = units.find(([size]) => days >= size) ?? units[units.length - 1]!;
-	const count = Number((days / size).toFixed(1));
-	return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 function message(

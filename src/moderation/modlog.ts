@@ -16,6 +16,7 @@ import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { describeRatings, describeStopReasons, flaggedRatings } from './ratingLabels.js';
+import { messages } from '../answers/messages.js';
 import type { SettingsRepository } from '../storage/settingsRepository.js';
 
 /** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
@@ -23,23 +24,23 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 	const flagged = describeRatings(flaggedRatings(flag.ratings));
 	const reasons = describeStopReasons(flag);
 	return new EmbedBuilder()
-		.setTitle('Reply hidden by the safety filter')
+		.setTitle(messages.moderation.modlog.title)
 		.setColor(0xe67e22)
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
 			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
-			{ name: 'Ratings', value: truncate(flagged.join('\n') || 'Ratings incomplete or missing', 1024) },
+			{ name: 'Ratings', value: truncate(flagged.join('\n') || messages.moderation.ratingsMissing, 1024) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),
 			{ name: 'Flag', value: `\`${flag.id}\` · model ${truncate(flag.model, 200)}` },
 		)
-		.setFooter({ text: 'Use View reply or /flagged view to read it. Only members with Manage Messages can.' });
+		.setFooter({ text: messages.moderation.modlog.footer });
 }
 
 /** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
 export function viewReplyButton(viewPrefix: CustomIdPrefix, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(viewPrefix, flagId)).setLabel('View reply').setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(buildCustomId(viewPrefix, flagId)).setLabel(messages.moderation.buttons.viewReply).setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -59,7 +60,7 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 	if (!modlogChannelId) return;
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
-		if (!channel?.isSendable()) throw new Error('the mod-log channel is not a channel Veil can send to');
+		if (!channel?.isSendable()) throw new Error(messages.moderation.sendFailure.modlogNotSendable);
 		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		const reason = describeSendFailure(error);
@@ -79,10 +80,11 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 /** A failed post to a channel in a moderator's words, from Discord's error code when there is one. */
 export function describeSendFailure(error: unknown): string {
 	const code = (error as { code?: unknown } | null)?.code;
-	if (code === 10003) return 'the channel no longer exists';
-	if (code === 50001) return 'Veil has lost access to the channel';
-	if (code === 50013) return 'Veil lacks permission to post there';
-	return error instanceof Error ? truncate(error.message, 200) : 'unknown error';
+	const reasons = messages.moderation.sendFailure;
+	if (code === 10003) return reasons.channelGone;
+	if (code === 50001) return reasons.lostAccess;
+	if (code === 50013) return reasons.noPermission;
+	return error instanceof Error ? truncate(error.message, 200) : reasons.unknown;
 }
 
 /** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */

@@ -1,22 +1,17 @@
 import { escapeMarkdown } from 'discord.js';
 import { SAFE_PROBABILITY, SHOWN_FINISH_REASONS, type RatingLine } from '../generation/safetyVerdict.js';
+import { messages } from '../answers/messages.js';
 
-const CATEGORY_LABELS: Readonly<Record<string, string>> = {
-	HARM_CATEGORY_HARASSMENT: 'Harassment',
-	HARM_CATEGORY_SEXUALLY_EXPLICIT: 'Sexually explicit',
-	HARM_CATEGORY_HATE_SPEECH: 'Hate speech',
-	HARM_CATEGORY_DANGEROUS_CONTENT: 'Dangerous content',
-};
+const CATEGORY_LABELS = messages.ratings.categories;
 
 // The service's enum values are upper-case words joined by underscores. Anything else could carry a masked link
 // (`[text](url)`, which markdown escaping leaves clickable) or a mention into a public notice, so it is not shown.
 const ENUM_VALUE = /^[A-Z0-9_]{1,64}$/;
-const UNRECOGNISED_LABEL = '(unrecognised)';
 
 /** An upstream enum value shown as it came (underscores escaped so they don't italicise), or `(unrecognised)`. */
 export function upstreamLabel(value: string): string {
-	if (value === '') return '(empty)';
-	return ENUM_VALUE.test(value) ? escapeMarkdown(value) : UNRECOGNISED_LABEL;
+	if (value === '') return messages.ratings.empty;
+	return ENUM_VALUE.test(value) ? escapeMarkdown(value) : messages.ratings.unrecognised;
 }
 
 /** A harm category as a member reads it (`HARM_CATEGORY_HATE_SPEECH` → `Hate speech`); an unknown name kept as sent. */
@@ -41,9 +36,9 @@ export function flaggedRatings(ratings: readonly RatingLine[]): RatingLine[] {
 export function describeStopReasons(flag: { blockReason?: string | undefined; finishReason?: string | undefined }): string[] {
 	const { blockReason, finishReason } = flag;
 	return [
-		...(blockReason === undefined ? [] : [`Prompt blocked: ${upstreamLabel(blockReason)}`]),
+		...(blockReason === undefined ? [] : [messages.ratings.promptBlocked(upstreamLabel(blockReason))]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []
-			: [`Finish reason: ${finishReason === undefined ? '(none)' : upstreamLabel(finishReason)}`]),
+			: [messages.ratings.finishReason(finishReason === undefined ? undefined : upstreamLabel(finishReason))]),
 	];
 }

@@ -1,7 +1,6 @@
 import { RESTJSONErrorCodes, type Client, type SendableChannels } from 'discord.js';
 import { VeilError } from '../answers/veilError.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
-import { releaseHeader } from './flagViews.js';
 import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { describeSendFailure } from './modlog.js';
@@ -49,11 +48,11 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 			userMessage: messages.moderation.releaseFailed(flag.channelId, messages.moderation.veilLacks(missing)),
 		});
 	}
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', releaseHeader(replying ? undefined : flag.userId));
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', messages.moderation.releasedHeader(replying ? undefined : flag.userId));
 	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
 		const channel = await deps.client.channels.fetch(flag.channelId, FETCH_TO_SEND);
-		if (!channel?.isSendable()) throw new Error('the original channel is not one Veil can send to');
+		if (!channel?.isSendable()) throw new Error(messages.moderation.sendFailure.channelNotSendable);
 		return await sendParts(channel, parts, reply, flag, deps.log, false);
 	} catch (error) {
 		const reason = describeSendFailure(error);

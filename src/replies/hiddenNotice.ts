@@ -6,15 +6,16 @@ import { MESSAGE_LIMIT } from './splitReply.js';
 import { truncate } from './truncate.js';
 import { messages } from '../answers/messages.js';
 
+const reasonText = messages.ask.hiddenReasons;
 const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string>> = {
-	'no-candidate': () => 'the model returned no answer',
-	'prompt-ratings-missing': () => 'the safety ratings of the prompt were missing',
-	'reply-ratings-missing': () => 'the safety ratings of the answer were missing',
-	'category-missing': () => 'a safety category was not rated',
-	'category-duplicated': () => 'a safety category was rated twice',
-	'unknown-category': () => 'an unrecognised safety category was rated',
-	'block-reason': (verdict) => `the service blocked the prompt (${upstreamLabel(verdict.blockReason ?? '')})`,
-	'finish-reason': (verdict) => `the model stopped early (${verdict.finishReason === undefined ? 'no reason given' : upstreamLabel(verdict.finishReason)})`,
+	'no-candidate': () => reasonText['no-candidate'],
+	'prompt-ratings-missing': () => reasonText['prompt-ratings-missing'],
+	'reply-ratings-missing': () => reasonText['reply-ratings-missing'],
+	'category-missing': () => reasonText['category-missing'],
+	'category-duplicated': () => reasonText['category-duplicated'],
+	'unknown-category': () => reasonText['unknown-category'],
+	'block-reason': (verdict) => reasonText['block-reason'](upstreamLabel(verdict.blockReason ?? '')),
+	'finish-reason': (verdict) => reasonText['finish-reason'](verdict.finishReason === undefined ? undefined : upstreamLabel(verdict.finishReason)),
 };
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;

@@ -8,11 +8,11 @@ import {
 	flagStatus,
 	flagViewMessage,
 	noticeLink,
-	releaseHeader,
 	type FlagMessage,
 } from '../../../src/moderation/flagViews.js';
 import { flagEmbed, missingModlogPermissions, viewReplyButton } from '../../../src/moderation/modlog.js';
 import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
+import { messages } from '../../../src/answers/messages.js';
 
 const GUILD = '100000000000000001';
 const MODERATOR = '600000000000000001';
@@ -170,6 +170,7 @@ describe('flagViewMessage', () => {
 
 describe('release header', () => {
 	it('marks the answer as released by a moderator, naming the member only without a notice', () => {
+		const releaseHeader = messages.moderation.releasedHeader;
 		expect(releaseHeader()).toContain('Released by a moderator');
 		expect(releaseHeader()).not.toContain('<@');
 		expect(releaseHeader('300000000000000001')).toContain('<@300000000000000001>');

@@ -1,0 +1,111 @@
+/**
+ * The sentences moderators and server admins read: flags, their views and decisions, the mod-log and its setting.
+ * Part of `messages` (see messages.ts), in a file of their own so that each stays short enough to review at once.
+ */
+
+/** A retention period in the largest whole-ish unit, e.g. `30 days`, `1.5 hours`. */
+function duration(days: number): string {
+	const units: Array<[number, string]> = [[1, 'day'], [1 / 24, 'hour'], [1 / 1440, 'minute'], [1 / 86_400, 'second']];
+	const [size, unit] = units.find(([size]) => days >= size) ?? units[units.length - 1]!;
+	const count = Number((days / size).toFixed(1));
+	return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+const keptFor = (retentionDays: number) => `Hidden replies are kept ${duration(retentionDays)}.`;
+
+export const moderationMessages = {
+	noSuchFlag: 'No flag with that id in this server.',
+	notPageOwner: 'Only the moderator who ran this /flagged list can turn its pages. Run /flagged list to get your own.',
+	buttons: {
+		previous: 'Previous',
+		next: 'Next',
+		release: 'Release',
+		dismiss: 'Dismiss',
+		review: 'Mark reviewed',
+		/** On a mod-log post. */
+		viewReply: 'View reply',
+	},
+	/** `/flagged list` with nothing the moderator may see. */
+	listEmpty: (retentionDays: number) => `No flagged replies from channels you moderate are kept right now. ${keptFor(retentionDays)}`,
+	listFooter: (total: number, retentionDays: number) =>
+		`${total} from channels you moderate, newest first. ${keptFor(retentionDays)} Open one with /flagged view id.`,
+	/** In place of the rating lines when the service left some out. */
+	ratingsMissing: 'Ratings incomplete or missing',
+	/** The same, in a list line of `/flagged list`. */
+	ratingsIncomplete: 'ratings incomplete',
+	noticeLink: (url: string) => `[Jump to the member's notice](${url})`,
+	noNotice: 'Asked privately: there is no public notice.',
+	/** A flag sealed with a key that is neither TOKEN_ENCRYPTION_KEY nor its previous value. */
+	unreadable: 'The prompt and the reply cannot be read: they were sealed with a key Veil no longer has.',
+	erased: 'The prompt and the reply were erased when this flag was dismissed.',
+	attachedInFull: (fileNames: readonly string[]) => `Cut short here; attached in full as ${fileNames.join(' and ')}.`,
+	/** `status` as the view shows it, e.g. `released by <@1> <t:…:R>`. */
+	alreadyDecided: (status: string) => `This flag was already ${status}, so nothing was done.`,
+	releaseErased: 'This flag has no text left to release.',
+	releaseFailed: (channelId: string, reason: string) =>
+		`Veil could not post the answer in <#${channelId}>: ${reason}. Nothing was released; the flag is still pending.`,
+	released: (where: string, partial: { posted: number; parts: number } | undefined) =>
+		`🔓 Released: the answer is posted ${where}.` +
+		(partial && partial.posted < partial.parts ? ` Only ${partial.posted} of its ${partial.parts} parts could be posted.` : ''),
+	releasedWhere: {
+		channel: (channelId: string, replying: boolean) => `in <#${channelId}>${replying ? ", replying to the member's notice" : ''}`,
+		directMessage: (userId: string) => `to <@${userId}> alone, in a direct message, as they asked privately`,
+	},
+	/** Names what Veil lacks in the flag's channel, in Discord's words, for `releaseFailed`. */
+	veilLacks: (missing: readonly string[]) => `Veil lacks ${missing.join(', ')} there`,
+	/** Opens a released answer in its channel; `userId` is named when there is no notice to reply to. */
+	releasedHeader: (userId?: string) =>
+		`🔓 **Released by a moderator after review**${userId ? ` (an answer to <@${userId}>` : ' (this answer'} was hidden by mistake)`,
+	/** Opens the direct message that releases a private ask. */
+	releasedPrivatelyHeader: (channelId: string) =>
+		`🔓 **Released by a moderator after review**: the answer to your private /ask in <#${channelId}> was hidden by mistake. Only you can see it here.`,
+	directMessagesClosed: (userId: string) =>
+		`Veil could not send the answer to <@${userId}>: they asked privately, so it goes to them alone in a direct message, ` +
+		"and they don't accept direct messages from Veil. Nothing was released; the flag is still pending. " +
+		'Once they allow direct messages from this server, press Release again.',
+	directMessageFailed: (userId: string, reason: string) =>
+		`Veil could not send the answer to <@${userId}> in a direct message: ${reason}. Nothing was released; the flag is still pending.`,
+	dismissed: '🗑️ Dismissed: the prompt and the reply are erased; the record stays, listed as dismissed, until it expires.',
+	reviewed: '✅ Marked reviewed.',
+	/** Why a post to a channel failed, as the `reason` of the sentences above and of `settings.modlogFailed`. */
+	sendFailure: {
+		channelGone: 'the channel no longer exists',
+		lostAccess: 'Veil has lost access to the channel',
+		noPermission: 'Veil lacks permission to post there',
+		unknown: 'unknown error',
+		modlogNotSendable: 'the mod-log channel is not a channel Veil can send to',
+		channelNotSendable: 'the original channel is not one Veil can send to',
+	},
+	modlog: {
+		title: 'Reply hidden by the safety filter',
+		footer: 'Use View reply or /flagged view to read it. Only members with Manage Messages can.',
+	},
+} as const;
+
+export const settingsMessages = {
+	modlogMissingPermissions: (channelId: string, missing: readonly string[]) =>
+		`Veil can't post reports in <#${channelId}>: it lacks ${missing.join(', ')} there. ` +
+		'Grant those in the channel settings and run this again. Nothing was changed.',
+	modlogUnknownChannel: "Veil can't see that channel. Nothing was changed.",
+	modlogOn: (channelId: string) =>
+		`✅ Mod-log: <#${channelId}>. Veil posts a report there for every reply it hides: who, where, when and why, never the text; ` +
+		'moderators read the text with its View reply button.',
+	modlogOff: (previousChannelId: string | undefined) =>
+		`Mod-log: **off**${previousChannelId ? ` (it was <#${previousChannelId}>)` : ''}. ` +
+		'Hidden replies are still kept for /flagged. Run `/settings modlog channel:` to turn reports on.',
+	/** Shown once, by the next `/settings modlog`; `when` is a Discord timestamp, `reason` a `sendFailure`. */
+	modlogFailed: (when: string, reason: string) =>
+		`⚠️ The last mod-log report failed ${when}: ${reason}. The flag itself was kept; find it with /flagged list.`,
+	limitsShown: (asksPerDay: number | undefined) =>
+		asksPerDay === undefined
+			? 'Daily limit: **none**. Members may ask as often as they like, within Veil\'s per-minute pace. ' +
+				'Set one with `/settings limits asks_per_day:`.'
+			: `Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day (Follow up and Ask Veil count), ` +
+				'starting again at midnight UTC. Members with Manage Server are not limited. `asks_per_day:0` turns it off.',
+	limitsChanged: (asksPerDay: number | undefined) =>
+		asksPerDay === undefined
+			? '✅ Daily limit: **off**. Members may ask as often as they like, within Veil\'s per-minute pace.'
+			: `✅ Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day in this server (Follow up and Ask Veil count), ` +
+				'starting again at midnight UTC. Members with Manage Server are not limited.',
+	limitsNegative: 'The daily limit is a number of questions, 0 or more (0: no limit). Nothing was changed.',
+} as const;
