@@ -45,7 +45,7 @@ export const ASK_COMPONENTS: AskComponents = {
 };
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
+	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
 	checkPrompt(prompt, messages.ask.emptyPrompt);
@@ -68,7 +68,7 @@ function followUpModal(conversationId: string): ModalBuilder {
  */
 async function readConversationAndLink(guildId: string, conversationId: string, userId: string, ctx: InteractionContext) {
 	const [conversation, gate] = await Promise.all([ctx.conversations.find(guildId, conversationId), readLinkGate(userId, ctx)]);
-	if (!conversation) throw new UserInputError(messages.conversation.expired, 'conversation_expired');
+	if (!conversation) throw new UserInputError({ userMessage: messages.conversation.expired, code: 'conversation_expired' });
 	return { conversation, gate };
 }
 
@@ -76,7 +76,7 @@ async function readConversationAndLink(guildId: string, conversationId: string, 
 const followUpPress: ButtonHandler = {
 	prefix: ASK_PREFIXES.followup,
 	async handle(interaction, [conversationId = ''], ctx) {
-		if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
+		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
 		const { conversation, gate } = await readConversationAndLink(interaction.guildId, conversationId, interaction.user.id, ctx);
 		if (mustLinkFirst(gate)) {
 			await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
@@ -90,7 +90,7 @@ const followUpPress: ButtonHandler = {
 const followUpSubmit: ModalHandler = {
 	prefix: ASK_PREFIXES['followup-form'],
 	async handle(interaction, [conversationId = ''], ctx) {
-		if (!interaction.inGuild()) throw new UserInputError(messages.ask.serversOnly);
+		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
 		const prompt = interaction.fields.getTextInputValue('prompt');
 		checkPrompt(prompt, messages.conversation.emptyPrompt);
 		const { guildId } = interaction;

@@ -44,10 +44,10 @@ function askVeilModal(pendingKey: string): ModalBuilder {
  * without the Message Content intent). It is kept briefly for the form's submit, which does not carry it.
  */
 async function execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void> {
-	if (!interaction.inGuild()) throw new UserInputError(messages.askVeil.serversOnly);
+	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.askVeil.serversOnly });
 	// discord.js types it as a string, but leaves it null when a payload has no content field at all.
 	const text = (interaction.targetMessage.content as string | null) ?? '';
-	if (text.trim() === '') throw new UserInputError(messages.askVeil.noText, 'message_without_text');
+	if (text.trim() === '') throw new UserInputError({ userMessage: messages.askVeil.noText, code: 'message_without_text' });
 	const gate = await readLinkGate(interaction.user.id, ctx);
 	if (mustLinkFirst(gate)) {
 		await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
@@ -61,12 +61,12 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 const submitQuestion: ModalHandler = {
 	prefix: ASK_VEIL_PREFIXES.question,
 	async handle(interaction, [pendingKey = ''], ctx) {
-		if (!interaction.inGuild()) throw new UserInputError(messages.askVeil.serversOnly);
+		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.askVeil.serversOnly });
 		const question = interaction.fields.getTextInputValue('question');
 		checkPrompt(question, messages.askVeil.emptyQuestion);
 		const prepare = async () => {
 			const [text, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
-			if (text === undefined) throw new UserInputError(messages.askVeil.formExpired, 'form_expired');
+			if (text === undefined) throw new UserInputError({ userMessage: messages.askVeil.formExpired, code: 'form_expired' });
 			return { request: { prompt: askAboutMessage(text, question), ephemeral: false }, gate };
 		};
 		try {

@@ -70,7 +70,7 @@ const turnPage: ButtonHandler = {
 	async handle(interaction, [page = '', moderatorId = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		if (interaction.user.id !== moderatorId) {
-			throw new UserInputError(messages.moderation.notPageOwner, 'not_owner');
+			throw new UserInputError({ userMessage: messages.moderation.notPageOwner, code: 'not_owner' });
 		}
 		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
@@ -111,7 +111,7 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 						}
 					: undefined;
 			const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id }, act);
-			if (outcome.kind === 'not-found') throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
+			if (outcome.kind === 'not-found') throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
 			if (outcome.kind === 'already-decided') {
 				await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
 				return;
@@ -145,7 +145,9 @@ function listPage(guildId: string, page: number, lookup: PermissionLookup, ctx: 
 /** The flag, if it exists in this server and the moderator may moderate its channel; otherwise one same answer. */
 async function findFlag(guildId: string, id: string, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagRecord> {
 	const flag = await ctx.flags.find(guildId, id);
-	if (!flag || !(await canModerateIn(lookup, flag.channelId))) throw new UserInputError(messages.moderation.noSuchFlag, 'flag_not_found');
+	if (!flag || !(await canModerateIn(lookup, flag.channelId))) {
+		throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
+	}
 	return flag;
 }
 

@@ -76,10 +76,10 @@ const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
 async function submit(interaction: ModalSubmitInteraction, _payload: readonly string[], ctx: InteractionContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const email = emailSchema.safeParse(interaction.fields.getTextInputValue('email').trim());
-	if (!email.success) throw new UserInputError(messages.link.badEmail);
+	if (!email.success) throw new UserInputError({ userMessage: messages.link.badEmail });
 	const password = interaction.fields.getTextInputValue('password');
 	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
-		throw new UserInputError(messages.link.badPassword(PASSWORD_MAX_LENGTH));
+		throw new UserInputError({ userMessage: messages.link.badPassword(PASSWORD_MAX_LENGTH) });
 	}
 	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);

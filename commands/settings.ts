@@ -63,7 +63,7 @@ async function setModlog(interaction: ChatInputCommandInteraction, ctx: Interact
 	if (chosen) {
 		const missing = await missingInChannel(guildId, chosen.id, ctx);
 		if (missing.length > 0) {
-			throw new UserInputError(messages.settings.modlogMissingPermissions(chosen.id, missing), 'modlog_permissions');
+			throw new UserInputError({ userMessage: messages.settings.modlogMissingPermissions(chosen.id, missing), code: 'modlog_permissions' });
 		}
 	}
 	let before: GuildSettings = {};
@@ -89,7 +89,7 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 		await interaction.editReply({ content: messages.settings.limitsShown(current), allowedMentions: NO_MENTIONS });
 		return;
 	}
-	if (asksPerDay < 0) throw new UserInputError(messages.settings.limitsNegative, 'limits_negative');
+	if (asksPerDay < 0) throw new UserInputError({ userMessage: messages.settings.limitsNegative, code: 'limits_negative' });
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
@@ -102,7 +102,7 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<string[]> {
 	const guild = await ctx.client.guilds.fetch({ guild: guildId, force: true });
 	const channel = await guild.channels.fetch(channelId, { force: true }).catch(() => null);
-	if (!channel) throw new UserInputError(messages.settings.modlogUnknownChannel, 'modlog_unknown_channel');
+	if (!channel) throw new UserInputError({ userMessage: messages.settings.modlogUnknownChannel, code: 'modlog_unknown_channel' });
 	const me = await guild.members.fetchMe({ force: true });
 	return missingModlogPermissions(channel.permissionsFor(me));
 }

@@ -29,7 +29,8 @@ export class VeilError extends Error {
 export class UserInputError extends VeilError {
 	override readonly name = 'UserInputError';
 
-	constructor(userMessage: string, code = 'bad_input') {
-		super({ code, message: userMessage, userMessage });
+	/** `userMessage` is what is logged too: a refusal of what the member typed holds no secret. `code` defaults to `bad_input`. */
+	constructor(options: { userMessage: string; code?: string }) {
+		super({ code: options.code ?? 'bad_input', message: options.userMessage, userMessage: options.userMessage });
 	}
 }

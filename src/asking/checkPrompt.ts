@@ -10,7 +10,9 @@ export const PROMPT_MAX_LENGTH = 4000;
  * characters. Discord checks both too, but a prompt of spaces passes its minimum.
  */
 export function checkPrompt(prompt: string, emptyMessage: string): void {
-	if (prompt.trim() === '') throw new UserInputError(emptyMessage);
+	if (prompt.trim() === '') throw new UserInputError({ userMessage: emptyMessage });
 	// Discord counts characters, not UTF-16 units: an emoji is one.
-	if (characterCount(prompt) > PROMPT_MAX_LENGTH) throw new UserInputError(messages.ask.promptTooLong(PROMPT_MAX_LENGTH));
+	if (characterCount(prompt) > PROMPT_MAX_LENGTH) {
+		throw new UserInputError({ userMessage: messages.ask.promptTooLong(PROMPT_MAX_LENGTH) });
+	}
 }

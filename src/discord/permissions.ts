@@ -17,9 +17,9 @@ export function requirePermission(
 	permission: PermissionResolvable,
 	permissionName: string,
 ): string {
-	if (!interaction.inGuild()) throw new UserInputError(messages.general.serversOnly, 'not_in_guild');
+	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.general.serversOnly, code: 'not_in_guild' });
 	if (!interaction.memberPermissions?.has(permission)) {
-		throw new UserInputError(messages.general.missingPermission(permissionName), 'missing_permission');
+		throw new UserInputError({ userMessage: messages.general.missingPermission(permissionName), code: 'missing_permission' });
 	}
 	return interaction.guildId;
 }
