@@ -17,7 +17,7 @@ export function isAcceptableToken(token: string): boolean {
 }
 
 /** What the login response offers: its body as text, its content type and every `Set-Cookie` header. */
-export interface LoginResponseParts {
+interface LoginResponseParts {
 	readonly body: string;
 	readonly contentType?: string | null;
 	readonly setCookie: readonly string[];

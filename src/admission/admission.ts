@@ -6,7 +6,7 @@ import { MemberRate } from './memberRate.js';
 import { OneAskPerMember } from './oneAskPerMember.js';
 import { UpstreamError } from '../generation/upstreamError.js';
 
-export interface AdmissionOptions {
+interface AdmissionOptions {
 	readonly concurrency: number;
 	readonly queueMax: number;
 	readonly memberPerMinute: number;

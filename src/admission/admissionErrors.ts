@@ -6,10 +6,10 @@ import { VeilError } from '../answers/veilError.js';
  * How an ask turned away before the upstream is counted: the line was full, a limit said no, or the model's
  * service is known to be down (an error the member would have got anyway, without the wait).
  */
-export type RefusalOutcome = 'busy' | 'limited' | 'error';
+type RefusalOutcome = 'busy' | 'limited' | 'error';
 
 /** An ask turned away before anything went upstream; `outcome` says which kind, for the logs and the metrics. */
-export abstract class AdmissionRefusal extends VeilError {
+abstract class AdmissionRefusal extends VeilError {
 	abstract readonly outcome: RefusalOutcome;
 }
 
@@ -79,6 +79,6 @@ export class ServiceDownError extends AdmissionRefusal {
  * A Discord relative timestamp (`<t:UNIX:R>`), rounded up to the second so it never names a moment before the one
  * meant.
  */
-export function relativeTime(atMs: number): string {
+function relativeTime(atMs: number): string {
 	return time(Math.ceil(atMs / 1000), TimestampStyles.RelativeTime);
 }

@@ -2,9 +2,9 @@ import { LineFullError } from './admissionErrors.js';
 import { LatestEvery } from './latestEvery.js';
 
 /** How often, at most, a waiting ask hears of its place in line. */
-export const POSITION_INTERVAL_MS = 2000;
+const POSITION_INTERVAL_MS = 2000;
 
-export interface AskLineOptions {
+interface AskLineOptions {
 	/** Asks let through at once (`ASK_CONCURRENCY`). */
 	readonly concurrency: number;
 	/** Asks that may wait (`ASK_QUEUE_MAX`); one more is refused at once. */

@@ -8,7 +8,7 @@ export interface CircuitBreakerOptions {
 	readonly now?: () => number;
 }
 
-export type BreakerState = 'closed' | 'open' | 'half-open';
+type BreakerState = 'closed' | 'open' | 'half-open';
 
 /**
  * One ask's permission to go upstream, taken before the ask is acknowledged and checked again just before the

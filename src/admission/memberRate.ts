@@ -1,5 +1,5 @@
 /** The window of `ASK_MEMBER_PER_MINUTE`. */
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 /**
  * How many asks one member may start in any {@link RATE_WINDOW_MS}, per process: a sliding window over the times

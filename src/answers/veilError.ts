@@ -1,5 +1,5 @@
 /** What every Veil error carries: the logged `message` (never a secret) apart from the member's `userMessage`. */
-export interface VeilErrorOptions {
+interface VeilErrorOptions {
 	/** Stable machine-readable kind, logged beside the message. */
 	readonly code: string;
 	/** What is logged. */
@@ -29,7 +29,7 @@ export class VeilError extends Error {
 export class UserInputError extends VeilError {
 	override readonly name = 'UserInputError';
 
-	/** `userMessage` is what is logged too: a refusal of what the member typed holds no secret. `code` defaults to `bad_input`. */
+	/** `userMessage` is what is logged too: a refusal names nothing secret. `code` defaults to `bad_input`. */
 	constructor(options: { userMessage: string; code?: string }) {
 		super({ code: options.code ?? 'bad_input', message: options.userMessage, userMessage: options.userMessage });
 	}

@@ -12,7 +12,7 @@ import { waitInLine } from './waitInLine.js';
 import { askOutcomeOf, observeGeneration, recordAsk } from '../operations/metrics.js';
 
 /** What an ask reads before it is acknowledged (its conversation, its form's text, the member's link). */
-export type PrepareAsk = () => Promise<{ request: AskRequest; gate: LinkGate }>;
+type PrepareAsk = () => Promise<{ request: AskRequest; gate: LinkGate }>;
 
 /**
  * The one path of every ask (/ask, a follow-up, Ask Veil). Admission first, each refusal only to the member and

@@ -2,7 +2,7 @@ import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'di
 import { PROMPT_MAX_LENGTH } from './checkPrompt.js';
 
 /** What a one-question form says: its title, and its one field's label, hint and id. */
-export interface QuestionForm {
+interface QuestionForm {
 	readonly title: string;
 	readonly label: string;
 	readonly hint: string;

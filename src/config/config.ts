@@ -180,7 +180,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** What `npm run rest-proxy` needs: where Discord's REST is, the token it sends there, and its own port. */
-export interface RestProxyConfig {
+interface RestProxyConfig {
 	readonly discordToken: string;
 	readonly discordApiUrl: string;
 	readonly restProxyPort: number;

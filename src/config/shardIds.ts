@@ -1,5 +1,5 @@
 /** What a shard list looks like, for configuration errors. */
-export const SHARD_LIST_FORMAT = 'shard ids and ranges, like `0-3`, `0,2,5` or `4-7,9`';
+const SHARD_LIST_FORMAT = 'shard ids and ranges, like `0-3`, `0,2,5` or `4-7,9`';
 
 /** Past this many shards a list is surely a typo (Discord's largest bots run tens of thousands). */
 const MAX_SHARDS = 100_000;

@@ -13,7 +13,7 @@ const FORWARDED_EVENTS = [RESTEvents.RateLimited, RESTEvents.InvalidRequestWarni
  * Every other request keeps the global limit. On both, each route keeps its own buckets, and a 429 (its
  * `retry_after`, the bucket headers, a global one) is waited out as before.
  */
-export class DiscordRest extends REST {
+class DiscordRest extends REST {
 	readonly #tokenless: REST;
 
 	constructor(options: Partial<RESTOptions> = {}) {

@@ -42,7 +42,7 @@ function toMemberFacts(member: z.infer<typeof memberSchema>): MemberFacts {
 }
 
 /** What Discord itself said about the channel an interaction came from: authoritative there, and only there. */
-export interface KnownChannelPermissions {
+interface KnownChannelPermissions {
 	readonly channelId: string;
 	readonly member: Readonly<PermissionsBitField> | null;
 	readonly bot: Readonly<PermissionsBitField> | null;

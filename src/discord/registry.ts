@@ -3,7 +3,7 @@ import type { ButtonHandler, Command, MessageCommand, ModalHandler, SlashCommand
 import { parseCustomId } from './customId.js';
 
 /** A handler found for a custom_id, with the payload that followed its prefix. */
-export interface FoundHandler<Handler> {
+interface FoundHandler<Handler> {
 	readonly handler: Handler;
 	readonly payload: string[];
 }

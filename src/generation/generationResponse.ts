@@ -14,7 +14,7 @@ export const HARM_CATEGORIES = [
 
 export type HarmCategory = (typeof HARM_CATEGORIES)[number];
 
-export const safetyRatingSchema = z.object({
+const safetyRatingSchema = z.object({
 	category: z.string(),
 	probability: z.string(),
 	blocked: z.boolean().optional(),
@@ -24,7 +24,7 @@ export type SafetyRating = z.infer<typeof safetyRatingSchema>;
 
 const partSchema = z.object({ text: z.string().optional() });
 
-export const candidateSchema = z.object({
+const candidateSchema = z.object({
 	content: z
 		.object({
 			parts: z.array(partSchema).optional(),
@@ -35,8 +35,6 @@ export const candidateSchema = z.object({
 	index: z.number().int().optional(),
 	safetyRatings: z.array(safetyRatingSchema).optional(),
 });
-
-export type Candidate = z.infer<typeof candidateSchema>;
 
 export const generationResponseSchema = z
 	.object({

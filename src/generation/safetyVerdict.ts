@@ -1,7 +1,7 @@
 import { candidateText, HARM_CATEGORIES, type GenerationResponse, type SafetyRating } from './generationResponse.js';
 
 /** Which list a rating came from: `promptFeedback.safetyRatings` or `candidates[0].safetyRatings`. */
-export type RatingSource = 'prompt' | 'reply';
+type RatingSource = 'prompt' | 'reply';
 
 /** One rating as the upstream gave it, kept for the moderators and for the hidden-reply answer. */
 export type RatingLine = { source: RatingSource; category: string; probability: string; blocked: boolean };

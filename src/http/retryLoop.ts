@@ -16,7 +16,7 @@ export function retryPolicy(policy: Partial<RetryPolicy> = {}): RetryPolicy {
 export type Attempted<T> = { ok: true; value: T } | { ok: false; error: Error; retry: boolean; retryAfterMs?: number };
 
 /** One attempt, which must stop when `signal` aborts (undici's request and body do). */
-export type Attempt<T> = (signal: AbortSignal) => Promise<Attempted<T>>;
+type Attempt<T> = (signal: AbortSignal) => Promise<Attempted<T>>;
 
 /** Options of {@link retryLoop}. */
 export interface RetryLoopOptions extends RetryPolicy {

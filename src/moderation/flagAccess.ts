@@ -8,7 +8,7 @@ type Named = readonly (readonly [bigint, string])[];
  * to manage its messages. The channel the command is run from does not count: a permission granted in one
  * channel says nothing of another.
  */
-export const MODERATE_FLAG: Named = [
+const MODERATE_FLAG: Named = [
 	[PermissionFlagsBits.ViewChannel, 'View Channel'],
 	[PermissionFlagsBits.ManageMessages, 'Manage Messages'],
 ];

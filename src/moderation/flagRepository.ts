@@ -37,13 +37,13 @@ export function newFlagId(): string {
 }
 
 /** A moderator's decision as asked for: what and by whom; the time is stamped when it is recorded. */
-export interface DecisionRequest {
+interface DecisionRequest {
 	readonly kind: FlagDecision;
 	readonly by: string;
 }
 
 /** What `decide` did: recorded this decision, found an earlier one (and did nothing), or found no such flag. */
-export type DecideOutcome =
+type DecideOutcome =
 	| { readonly kind: 'decided'; readonly flag: FlagRecord }
 	| { readonly kind: 'already-decided'; readonly flag: FlagRecord }
 	| { readonly kind: 'not-found' };

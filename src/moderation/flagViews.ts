@@ -19,7 +19,7 @@ import { messages } from '../answers/messages.js';
 const says = messages.moderation;
 
 /** The prefixes of the buttons these views carry; `/flagged` owns them and passes them in. */
-export type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
+type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
 const PROMPT_ATTACHMENT_NAME = 'prompt.md';
 
 // Embed budget: description ≤ 4096 and the whole embed ≤ 6000; the fields below stay well under the rest.

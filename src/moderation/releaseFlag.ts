@@ -16,7 +16,7 @@ export interface ReleaseResult {
 	readonly privately: boolean;
 }
 
-export interface ReleaseDeps {
+interface ReleaseDeps {
 	readonly client: Client;
 	readonly log: Logger;
 	/** For Veil's own rights in the flag's channel. */

@@ -10,12 +10,12 @@ const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 
 /** How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before the upstream (busy, limited), or failed. */
-export const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
-export type AskOutcome = (typeof ASK_OUTCOMES)[number];
+const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
+type AskOutcome = (typeof ASK_OUTCOMES)[number];
 
 /** How a /link submit ended. */
-export const LINK_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;
-export type LinkOutcome = (typeof LINK_OUTCOMES)[number];
+const LINK_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;
+type LinkOutcome = (typeof LINK_OUTCOMES)[number];
 
 const asks = new Counter({ name: 'veil_asks_total', help: 'Asks answered, by outcome.', labelNames: ['outcome'], registers: [registry] });
 const links = new Counter({ name: 'veil_links_total', help: '/link submits, by outcome.', labelNames: ['outcome'], registers: [registry] });

@@ -1,7 +1,7 @@
 import { Status, type Client } from 'discord.js';
 
 /** How long the store has to answer a readiness probe. */
-export const STORE_PROBE_TIMEOUT_MS = 2000;
+const STORE_PROBE_TIMEOUT_MS = 2000;
 
 export interface Readiness {
 	readonly ready: boolean;

@@ -50,7 +50,7 @@ export interface AtomicStore {
 	close(): Promise<void>;
 }
 
-export interface AtomicStoreOptions {
+interface AtomicStoreOptions {
 	/** Prefix of every key; tests give each run its own, as with the keyv store. */
 	readonly namespace?: string;
 	/** How long one operation may take before it fails with StoreError. */

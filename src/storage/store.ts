@@ -7,7 +7,7 @@ import { recordStoreError } from '../operations/metrics.js';
 import type { Logger } from '../logging/logger.js';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
-export type StoreArea = 'accounts' | 'flags' | 'flag-index' | 'settings' | 'conversations' | 'pending-questions';
+type StoreArea = 'accounts' | 'flags' | 'flag-index' | 'settings' | 'conversations' | 'pending-questions';
 
 export interface StoreOptions {
 	/** keyv namespace; tests give each run its own so a shared Redis stays clean. */
