@@ -9,7 +9,7 @@ import {
 import type { ButtonHandler, Command, InteractionContext } from '../src/discord/command.js';
 import { ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
-import { askedPrivately, FLAG_ID_MAX_LENGTH, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
+import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { PermissionLookup } from '../src/discord/permissionLookup.js';
@@ -18,6 +18,9 @@ import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.j
 import { messages } from '../src/answers/messages.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
+
+// A small count reads better in words in the command picker; past twelve, in digits.
+const COUNT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 
 const data = new SlashCommandBuilder()
 	.setName('flagged')
@@ -28,7 +31,7 @@ const data = new SlashCommandBuilder()
 	.addSubcommand((sub) =>
 		sub
 			.setName('list')
-			.setDescription('Hidden replies, newest first, ten a page')
+			.setDescription(`Hidden replies, newest first, ${COUNT_WORDS[FLAG_PAGE_SIZE] ?? FLAG_PAGE_SIZE} a page`)
 			.addIntegerOption((option) => option.setName('page').setDescription('Which page (default 1)').setMinValue(1)),
 	)
 	.addSubcommand((sub) =>

@@ -1,6 +1,5 @@
 import { DailyLimitError } from './admissionErrors.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, HOUR_MS } from '../time/durations.js';
 
 /** Adds one to a counter in the store, atomically, and returns its new value; the store forgets it at `expiresAt`. */
 export interface Counter {
@@ -48,7 +47,7 @@ export class DailyLimit {
 		// The day is in the key, so a count never carries over; the expiry only tidies the store, an hour late so
 		// processes whose clocks differ a little still share the day's count.
 		const key = `asks:${ask.guildId}:${ask.memberId}:${utcDay(now)}`;
-		const count = await this.#counter.increment(key, resetsAt + 3_600_000);
+		const count = await this.#counter.increment(key, resetsAt + HOUR_MS);
 		if (count > limit) throw new DailyLimitError(limit, resetsAt);
 	}
 }

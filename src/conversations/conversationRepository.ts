@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { CHARACTER_LIMIT, TURN_LIMIT, trimHistory, type Turn } from './buildContents.js';
 import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
 import { SealError } from '../accounts/sealError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
+import { randomId } from '../storage/recordId.js';
+import { HOUR_MS } from '../time/durations.js';
 
-const HOUR_MS = 3_600_000;
-const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const ID = /^[a-z0-9]{12}$/;
 
 const turnsSchema = z.array(z.object({ role: z.enum(['user', 'model']), text: z.string() }));
@@ -40,7 +39,7 @@ export interface Conversation {
 
 /** A short random id (12 characters, 60 bits); a Follow up button carries it. */
 function newConversationId(): string {
-	return [...randomBytes(12)].map((byte) => ID_ALPHABET[byte & 31]).join('');
+	return randomId(12);
 }
 
 /**

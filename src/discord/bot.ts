@@ -25,6 +25,7 @@ import { clientShardOptions, forgetShardEnvironment } from './shards.js';
 import { setAskQueueLength, setAsksInFlight, watchGateway } from '../operations/metrics.js';
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
 import { checkReadiness } from '../operations/readiness.js';
+import { HOUR_MS } from '../time/durations.js';
 
 export interface BotOptions {
 	readonly logger: Logger;
@@ -143,7 +144,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			([records, claims]) => records + claims > 0 && logger.info({ removed: records + claims }, 'expired records erased'),
 			(error: unknown) => logger.warn({ err: error }, 'sweeping expired records failed'),
 		);
-	const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 3_600_000).unref();
+	const sweeper = setInterval(sweep, options.sweepIntervalMs ?? HOUR_MS).unref();
 	void sweep();
 
 	const closeAll = async () => {

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Keyring } from '../accounts/sealing.js';
 import type { AtomicStore } from '../storage/atomicStore.js';
 import type { Store } from '../storage/store.js';
+import { randomId } from '../storage/recordId.js';
+import { DAY_MS } from '../time/durations.js';
 import { FlagIndex, type FlagIndexEntry } from './flagIndex.js';
 import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
@@ -18,10 +19,7 @@ const claimSchema = z.object({
 type Decision = NonNullable<FlagRecord['decision']>;
 
 /** Given the channel ids a server's flags were asked in, the ones whose flags the caller may list. */
-export type ChannelFilter = (channelIds: readonly string[]) => Promise<ReadonlySet<string>>;
-
-const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-const DAY_MS = 86_400_000;
+type ChannelFilter = (channelIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
 /**
  * Whether the member asked privately, so the answer must reach them alone. A record from before the field was
@@ -33,7 +31,7 @@ export function askedPrivately(flag: FlagRecord): boolean {
 
 /** A short random id (10 characters, 50 bits): nothing about one id tells the next. */
 export function newFlagId(): string {
-	return [...randomBytes(10)].map((byte) => ID_ALPHABET[byte & 31]).join('');
+	return randomId(10);
 }
 
 /** A moderator's decision as asked for: what and by whom; the time is stamped when it is recorded. */
@@ -56,7 +54,7 @@ export interface FlagPage {
 }
 
 /** Flags a page of `/flagged list` shows. */
-const FLAG_PAGE_SIZE = 10;
+export const FLAG_PAGE_SIZE = 10;
 /** The longest flag id: ids are made shorter, the cap only bounds what a moderator may type. */
 export const FLAG_ID_MAX_LENGTH = 32;
 const FLAG_ID = new RegExp(`^[a-z0-9]{1,${FLAG_ID_MAX_LENGTH}}$`);

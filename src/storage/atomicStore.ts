@@ -3,6 +3,7 @@ import { MemoryAtomicStore } from './memoryAtomicStore.js';
 import { openRedisAtomicStore } from './redisAtomicStore.js';
 import { openSqliteAtomicStore } from './sqliteAtomicStore.js';
 import { StoreError } from './storeError.js';
+import { STORE_OPERATION_TIMEOUT_MS } from './storeBound.js';
 import { recordStoreError } from '../operations/metrics.js';
 
 /** One member of a sorted index and its score (a time in ms, for flags). */
@@ -63,7 +64,7 @@ interface AtomicStoreOptions {
  */
 export async function openAtomicStore(storeUrl: string, logger: Logger, options: AtomicStoreOptions = {}): Promise<AtomicStore> {
 	const namespace = options.namespace ?? 'veil';
-	const timeoutMs = options.operationTimeoutMs ?? 1000;
+	const timeoutMs = options.operationTimeoutMs ?? STORE_OPERATION_TIMEOUT_MS;
 	let store: AtomicStore;
 	if (storeUrl.startsWith('sqlite://')) {
 		store = await openSqliteAtomicStore(storeUrl, namespace, timeoutMs);

@@ -3,6 +3,7 @@ import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
+import { STORE_OPERATION_TIMEOUT_MS } from './storeBound.js';
 import { recordStoreError } from '../operations/metrics.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -130,7 +131,7 @@ export function sqlitePath(storeUrl: string): string {
 /** Opens the store named by STORE_URL, creating the SQLite file (private to Veil's user) and its directory when needed. */
 export async function openStore(storeUrl: string, logger: Logger, options: StoreOptions = {}): Promise<Store> {
 	const namespace = options.namespace ?? 'veil';
-	const timeoutMs = options.operationTimeoutMs ?? 1000;
+	const timeoutMs = options.operationTimeoutMs ?? STORE_OPERATION_TIMEOUT_MS;
 	let backend: Backend;
 	let adapter: KeyvStoreAdapter | undefined;
 	if (storeUrl.startsWith('sqlite://')) {
