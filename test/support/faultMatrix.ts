@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runScript, type BotProcess } from './botProcess.js';
 import { makeUser, type InteractionHandle } from './discord/emulator.js';
 import { classify, faultyGeneration, finalAnswers, seededRandom, type Outcome } from './faultMix.js';
+import { metricsText, readyz, sample } from './operators.js';
 import { startTestServices, type TestServices } from './harness.js';
 import { hasFinalAnswer, MANAGE_GUILD } from './admission.js';
 import { RedisServer } from './redisServer.js';
@@ -20,7 +21,23 @@ export interface FaultMatrixOptions {
 }
 
 export interface FaultMatrixReport {
+	/** The run's interactions (its /asks and its ten /links) by outcome, as the member saw it. */
 	readonly outcomes: Record<string, number>;
+	/**
+	 * Every /ask by outcome as the member saw it: the run's, and those after it (each member asks once more, again
+	 * while refused for their pace or their ask still running).
+	 */
+	readonly askOutcomes: Record<string, number>;
+	/** How many of those /asks came after the run. */
+	readonly asksAfterRun: number;
+	/** The /links submitted during the run, by outcome as the member saw it. */
+	readonly lateLinkOutcomes: Record<string, number>;
+	/** Members linked by a /link before the run. */
+	readonly members: number;
+	/** Generation requests the stand-in received, during the run and after it. */
+	readonly generationRequests: number;
+	/** What the bot process's own operators' endpoint said at the end, just before it was stopped. */
+	readonly metrics: FaultMatrixMetrics;
 	/** Interaction ids by what went wrong with them, for a failure message. */
 	readonly unanswered: string[];
 	readonly answeredTwice: string[];
@@ -40,6 +57,57 @@ export interface FaultMatrixReport {
 	readonly elapsedMs: number;
 }
 
+const ASK_METRIC_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
+const LINK_METRIC_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;
+
+/** GET /metrics and /readyz on the bot's METRICS_PORT, once every interaction is over. */
+export interface FaultMatrixMetrics {
+	/** `veil_asks_total` by outcome. */
+	readonly asks: Record<(typeof ASK_METRIC_OUTCOMES)[number], number>;
+	/** `veil_links_total` by outcome. */
+	readonly links: Record<(typeof LINK_METRIC_OUTCOMES)[number], number>;
+	/** `veil_store_errors_total`. */
+	readonly storeErrors: number;
+	/** `veil_generation_duration_seconds_count`: generation calls, each with its retries. */
+	readonly generationCalls: number;
+	/** `veil_ask_queue_length` and `veil_asks_in_flight`: what was left in line and upstream. */
+	readonly queueLength: number;
+	readonly inFlight: number;
+	/** Whether /readyz answered 200. */
+	readonly ready: boolean;
+	/** /readyz's status and body, or why there was none; or why /metrics could not be read. */
+	readonly readyz: string;
+}
+
+/** Reads the bot's operators' endpoint; a /metrics that does not answer is told in `readyz`, with every count NaN. */
+async function scrapeMetrics(port: number): Promise<FaultMatrixMetrics> {
+	let text = '';
+	let problem: string | undefined;
+	try {
+		text = await metricsText(port);
+	} catch (error) {
+		problem = `GET /metrics failed: ${error instanceof Error ? error.message : String(error)}`;
+	}
+	// A series that is not there reads NaN, which no relation holds for.
+	const value = (series: string) => sample(text, series) ?? Number.NaN;
+	const byOutcome = <O extends string>(name: string, outcomes: readonly O[]) =>
+		Object.fromEntries(outcomes.map((outcome) => [outcome, value(`${name}{outcome="${outcome}"}`)])) as Record<O, number>;
+	const ready = await readyz(port).then(
+		(answer) => ({ ready: answer.status === 200, readyz: `${answer.status} ${JSON.stringify(answer.body)}` }),
+		(error: unknown) => ({ ready: false, readyz: `GET /readyz failed: ${error instanceof Error ? error.message : String(error)}` }),
+	);
+	if (problem) ready.readyz = `${ready.readyz}; ${problem}`;
+	return {
+		asks: byOutcome('veil_asks_total', ASK_METRIC_OUTCOMES),
+		links: byOutcome('veil_links_total', LINK_METRIC_OUTCOMES),
+		storeErrors: value('veil_store_errors_total'),
+		generationCalls: value('veil_generation_duration_seconds_count'),
+		queueLength: value('veil_ask_queue_length'),
+		inFlight: value('veil_asks_in_flight'),
+		...ready,
+	};
+}
+
 const TIMEOUT_MS = 1000;
 const ADMIN_PERMISSIONS = MANAGE_GUILD | (1n << 10n) | (1n << 11n) | (1n << 13n);
 
@@ -54,7 +122,8 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 	process.on('unhandledRejection', onRejection);
 	try {
 		services = await startTestServices(
-			{ STORE_URL: redis.url, GENERATION_TIMEOUT_MS: String(TIMEOUT_MS), ASK_MEMBER_PER_MINUTE: '6', LOG_LEVEL: 'debug' },
+			// The operators' endpoint on a free port (the bot logs which), read at the end.
+			{ STORE_URL: redis.url, GENERATION_TIMEOUT_MS: String(TIMEOUT_MS), ASK_MEMBER_PER_MINUTE: '6', LOG_LEVEL: 'debug', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' },
 			{ interactionDeadlineMs: 3000 },
 		);
 		const { discord, upstream } = services;
@@ -63,11 +132,13 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		const admin = makeUser('admin');
 		const inGuild = { guildId: guild.id, channelId: general };
 
-		bot = runScript('src/main.ts', services.env);
-		await bot.waitForLine(/connected to Discord/, 30_000);
+		const botProcess = runScript('src/main.ts', services.env);
+		bot = botProcess;
+		const metricsPort = Number(/"port":(\d+)/.exec(await botProcess.waitForLine(/"operator endpoint listening"/, 30_000))?.[1]);
+		await botProcess.waitForLine(/connected to Discord/, 30_000);
 		await discord.waitForReady(10_000);
 		let stopping = false;
-		const exitedEarly = bot.exited.then((code) => !stopping && code !== undefined);
+		const exitedEarly = botProcess.exited.then((code) => !stopping && code !== undefined);
 
 		const command = (user: APIUser, name: string, options: APIApplicationCommandInteractionDataOption[], extra: { memberPermissions?: bigint } = {}) =>
 			discord.slashCommand({ name, options, user, ...inGuild, ...extra });
@@ -174,34 +245,46 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		// a little at a time: the local Discord runs in this process, and must not be kept from answering.
 		const handledIds = new Set<string>();
 		let read = 0;
-		const deadline = Date.now() + 45_000;
-		while (Date.now() < deadline) {
-			const lines = bot.stdout;
-			for (; read < lines.length; read++) {
-				const line = lines[read] as string;
-				if (line.includes('"interaction handled"')) handledIds.add(/"interactionId":"(\d+)"/.exec(line)?.[1] ?? '');
+		const waitUntilHandled = async (pending: readonly InteractionHandle[], timeoutMs: number) => {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const lines = botProcess.stdout;
+				for (; read < lines.length; read++) {
+					const line = lines[read] as string;
+					if (line.includes('"interaction handled"')) handledIds.add(/"interactionId":"(\d+)"/.exec(line)?.[1] ?? '');
+				}
+				if (pending.every((handle) => handledIds.has(handle.id)) || Date.now() >= deadline) return;
+				await sleep(200);
 			}
-			if (handles.every((handle) => handledIds.has(handle.id))) break;
-			await sleep(200);
-		}
+		};
+		await waitUntilHandled(handles, 45_000);
 		log(`${handles.filter((handle) => handledIds.has(handle.id)).length} of ${handles.length} interactions finished`);
 
 		const outcomes: Record<string, number> = {};
+		const askOutcomes: Record<string, number> = {};
+		const lateLinkOutcomes: Record<string, number> = {};
+		const lateLinkIds = new Set([...lateLinkHandles.values()].map((handle) => handle.id));
+		const count = (into: Record<string, number>, outcome: string) => (into[outcome] = (into[outcome] ?? 0) + 1);
 		const problems: string[] = [];
 		const unanswered: string[] = [];
 		const answeredTwice: string[] = [];
 		const hiddenBeforeRestart: string[] = [];
 		let hiddenAfterRestart = 0;
-		const requestsByToken = new Map<string, typeof discord.requests>();
-		for (const request of discord.requests) {
-			const token = /\/(?:interactions\/\d+|webhooks\/\d+)\/([^/]+)/.exec(request.path)?.[1];
-			if (token) requestsByToken.set(token, [...(requestsByToken.get(token) ?? []), request]);
-		}
+		const requestsByToken = () => {
+			const byToken = new Map<string, typeof discord.requests>();
+			for (const request of discord.requests) {
+				const token = /\/(?:interactions\/\d+|webhooks\/\d+)\/([^/]+)/.exec(request.path)?.[1];
+				if (token) byToken.set(token, [...(byToken.get(token) ?? []), request]);
+			}
+			return byToken;
+		};
+		const runRequests = requestsByToken();
 		for (const handle of handles) {
-			const requests = requestsByToken.get(handle.token) ?? [];
+			const requests = runRequests.get(handle.token) ?? [];
 			const final = finalAnswers(handle.state(), requests);
 			const outcome: Outcome | 'linked' = /Linked to/.test(final.content ?? '') && final.count === 1 ? 'linked' : classify(final);
-			outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+			count(outcomes, outcome);
+			count(lateLinkIds.has(handle.id) ? lateLinkOutcomes : askOutcomes, outcome);
 			if (outcome === 'unanswered') unanswered.push(handle.id);
 			if (outcome === 'answered twice') answeredTwice.push(handle.id);
 			if (outcome === 'answered twice' || outcome === 'unanswered' || !handledIds.has(handle.id)) {
@@ -218,6 +301,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		// After the run, with the faults over: what was written before the restart is still there.
 		upstream.setDefaultGeneration((request) => ({ json: safeResponse(`Answer to: ${String(request.rawBody.length)}`) }));
 		const lost = { links: [] as string[], flags: [] as string[], settings: [] as string[] };
+		const afterRunHandles: InteractionHandle[] = [];
 		// A late /link counts only when the member was told it was saved: one answered "storage isn't answering" was not.
 		const toldLinked = (user: APIUser) => /Linked to/.test(JSON.stringify(lateLinkHandles.get(user.id)?.state().original?.content ?? ''));
 		const linkedBeforeRestart = [...members, ...lateLinks.filter((user, i) => at(0.05 + i * 0.04) < restartedAt && toldLinked(user))];
@@ -241,14 +325,27 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		const postedAfter = discord.channelMessages(modlog).filter((message) => Date.parse(message.timestamp) > restartedAt + 2000).length;
 		if (hiddenAfterRestart > 0 && postedAfter === 0) lost.settings.push('modlog');
 
+		// The asks after the run, once the bot is done with each (an ask given up on above may have ended since), are
+		// counted like the run's; then the bot's own metrics, read as an operator would, before it stops.
+		await waitUntilHandled(afterRunHandles, 15_000);
+		const afterRequests = requestsByToken();
+		for (const handle of afterRunHandles) count(askOutcomes, classify(finalAnswers(handle.state(), afterRequests.get(handle.token) ?? [])));
+		const metrics = await scrapeMetrics(metricsPort);
+
 		stopping = true;
 		const crashedEarly = await Promise.race([exitedEarly, sleep(10).then(() => false)]);
-		if (bot.child.pid !== undefined && bot.child.exitCode === null) process.kill(bot.child.pid, 'SIGTERM');
-		const exitCode = await Promise.race([bot.exited, sleep(15_000).then(() => 'did not exit within 15 s')]);
-		const unhandled = bot.stdout.filter((line) => line.includes('"unhandled rejection"')).length + rejections.length;
+		if (botProcess.child.pid !== undefined && botProcess.child.exitCode === null) process.kill(botProcess.child.pid, 'SIGTERM');
+		const exitCode = await Promise.race([botProcess.exited, sleep(15_000).then(() => 'did not exit within 15 s')]);
+		const unhandled = botProcess.stdout.filter((line) => line.includes('"unhandled rejection"')).length + rejections.length;
 		log(`done in ${Date.now() - started} ms`);
 		return {
 			outcomes,
+			askOutcomes,
+			asksAfterRun: afterRunHandles.length,
+			lateLinkOutcomes,
+			members: members.length,
+			generationRequests: upstream.requests.filter((request) => request.endpoint === 'generate').length,
+			metrics,
 			unanswered,
 			answeredTwice,
 			problems,
@@ -265,7 +362,9 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		/** The answer to an ask once the member may ask again (within about 10 s); undefined if they never could. */
 		async function askUntilAdmitted(make: () => InteractionHandle): Promise<string | undefined> {
 			for (let attempt = 0; attempt < 10; attempt++) {
-				const state = await make()
+				const handle = make();
+				afterRunHandles.push(handle);
+				const state = await handle
 					.waitFor(hasFinalAnswer, 10_000)
 					.catch(() => undefined);
 				const content = state?.followUps.at(-1)?.content ?? state?.original?.content ?? '';

@@ -132,3 +132,31 @@ export function classify(final: { content: string | undefined; count: number }):
 	if (final.count > 1) return 'answered twice';
 	return OUTCOMES.find(([pattern]) => pattern.test(final.content as string))?.[1] ?? 'other';
 }
+
+export type AskMetricOutcome = 'shown' | 'hidden' | 'refused' | 'busy' | 'limited' | 'error';
+
+/**
+ * The `veil_asks_total` outcome an /ask that ended this way, as its member saw it, is counted under (see the README's
+ * metrics): turned away for the line or a limit, the link-first answer, and every failure as `error` (the breaker's
+ * refusals included). The mix has no 401 or 403, so "the model's service" never means the account's refusal here.
+ */
+export function askMetricOutcome(outcome: string): AskMetricOutcome {
+	switch (outcome) {
+		case 'shown':
+		case 'hidden':
+		case 'busy':
+		case 'limited':
+			return outcome;
+		case 'link first':
+			return 'refused';
+		default:
+			return 'error';
+	}
+}
+
+/** What members saw of every /ask, summed by the `veil_asks_total` outcome each is counted under. */
+export function askMetricCounts(askOutcomes: Record<string, number>): Record<AskMetricOutcome, number> {
+	const counts: Record<AskMetricOutcome, number> = { shown: 0, hidden: 0, refused: 0, busy: 0, limited: 0, error: 0 };
+	for (const [outcome, n] of Object.entries(askOutcomes)) counts[askMetricOutcome(outcome)] += n;
+	return counts;
+}
