@@ -106,7 +106,8 @@ export class GenerationClient {
 			({ ok: false, retry, retryAfterMs, error: this.#failure(code, message, status) }) as const;
 		if (status >= 200 && status < 300) {
 			const bytes = await readBodyCapped(response, MAX_BODY_BYTES);
-			if (bytes === undefined) return refuse('upstream_invalid', `${where} with a body over ${MAX_BODY_BYTES} bytes`, true);
+			// Not retried: an answer that size is what the service chose to send, and asking again would cost it twice more.
+			if (bytes === undefined) return refuse('upstream_invalid', `${where} with a body over ${MAX_BODY_BYTES} bytes`, false);
 			const result = readGenerationBody(bytes.toString('utf8'));
 			return result.ok ? { ok: true, value: result.response } : refuse('upstream_invalid', `${where} ${result.problem}`, true);
 		}

@@ -100,7 +100,7 @@ describe('GenerationClient answers', () => {
 		expect(error.message).toContain('candidates');
 	});
 
-	it('refuses a 7.8 MB answer, otherwise valid, as unreadable, retried like any unreadable answer', async () => {
+	it('refuses a 7.8 MB answer, otherwise valid, as unreadable, and does not ask again', async () => {
 		// A huge nested array in a member the schema drops: parsed, it would block the event loop for a second.
 		const padding = Array.from({ length: 1_310_000 }, () => [[0]]);
 		const body = safeResponse('buried', { extra: { padding } });
@@ -110,8 +110,8 @@ describe('GenerationClient answers', () => {
 		expect(error.code).toBe('upstream_invalid');
 		expect(error.userMessage).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
 		expect(error.message).toContain('over 1048576 bytes');
-		// Unreadable like any broken body: the first attempt and two retries, each read no further than 1 MB.
-		expect(fixture.standIn.requests).toHaveLength(3);
+		// One attempt, read no further than 1 MB: a body over the cap is never asked for again.
+		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
 	it('accepts an answer just under the 1 MB cap', async () => {
