@@ -1,6 +1,6 @@
 import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
-import type { Conversation } from '../conversations/conversationRepository.js';
+import { newConversationId } from '../conversations/conversationRepository.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
@@ -9,7 +9,9 @@ type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 
 /**
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
- * button for the conversation saved after it.
+ * button for the conversation saved with it. A one-message answer (nearly all of them) goes out while its
+ * conversation is being saved, so the store's write is not on the member's wait; should the save fail, the button
+ * is taken off again. A longer answer waits for the save, since its last message is a follow-up sent after it.
  */
 export async function showAnswer(
 	interaction: AskInteraction,
@@ -18,38 +20,43 @@ export async function showAnswer(
 	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<void> {
-	const conversation = await saveConversation(interaction.guildId, verdict, request, ctx);
+	// An empty answer starts nothing: there is nothing to follow up.
+	const conversationId = verdict.text.trim() === '' ? undefined : newConversationId();
+	const saving = conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, interaction.guildId, verdict, request, ctx);
 	const parts = answerMessages(verdict.text, verdict.cutShort);
-	const last = parts.length - 1;
-	const [first, ...rest] = parts.map((part, index) =>
-		index === last && conversation
-			? { ...part, components: [new ActionRowBuilder<ButtonBuilder>().addComponents(components.followUpButton(conversation.id))] }
-			: part,
-	);
-	if (first) await interaction.editReply(first);
-	for (const message of rest) {
-		await interaction.followUp({ ...message, flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
+	const withButton = (part: (typeof parts)[number]) =>
+		conversationId === undefined ? part : { ...part, components: [new ActionRowBuilder<ButtonBuilder>().addComponents(components.followUpButton(conversationId))] };
+
+	const [first, ...rest] = parts;
+	if (!first) return;
+	if (rest.length === 0) {
+		const [saved] = await Promise.all([saving, interaction.editReply(withButton(first))]);
+		if (conversationId !== undefined && !saved) await interaction.editReply({ components: [] });
+		return;
+	}
+	const saved = await saving;
+	const last = rest.length - 1;
+	await interaction.editReply(first);
+	for (const [index, message] of rest.entries()) {
+		const part = index === last && saved ? withButton(message) : message;
+		await interaction.followUp({ ...part, flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
 	}
 }
 
 /**
- * Saves the conversation as it stands after this answer. An empty answer starts nothing (there is nothing to
- * follow up), and a store that fails costs the Follow up button, not the answer.
+ * Saves the conversation as it stands after this answer; false when the store failed, which costs the Follow up
+ * button, not the answer (the log says so).
  */
-async function saveConversation(
-	guildId: string,
-	verdict: ShownVerdict,
-	request: AskRequest,
-	ctx: InteractionContext,
-): Promise<Conversation | undefined> {
-	if (verdict.text.trim() === '') return undefined;
+async function saveConversation(id: string, guildId: string, verdict: ShownVerdict, request: AskRequest, ctx: InteractionContext): Promise<boolean> {
 	try {
-		return await ctx.conversations.save(guildId, {
+		await ctx.conversations.save(guildId, {
+			id,
 			ephemeral: request.ephemeral,
 			turns: [...(request.history ?? []), { role: 'user', text: request.prompt }, { role: 'model', text: verdict.text }],
 		});
+		return true;
 	} catch (error) {
 		ctx.log.error({ err: error }, 'could not save the conversation; the answer goes without Follow up');
-		return undefined;
+		return false;
 	}
 }

@@ -37,8 +37,11 @@ export interface Conversation {
 	readonly expiresAt: Date;
 }
 
-/** A short random id (12 characters, 60 bits); a Follow up button carries it. */
-function newConversationId(): string {
+/**
+ * A short random id (12 characters, 60 bits); a Follow up button carries it. An answer takes its id before the
+ * conversation is saved, so the save and the answer can travel at once.
+ */
+export function newConversationId(): string {
 	return randomId(12);
 }
 
@@ -67,9 +70,9 @@ export class ConversationRepository {
 		this.#logger = logger;
 	}
 
-	/** Saves the conversation after a shown answer, keeping only the turns a later body could hold. */
-	async save(guildId: string, conversation: { ephemeral: boolean; turns: readonly Turn[] }, now = new Date()): Promise<Conversation> {
-		const id = newConversationId();
+	/** Saves the conversation after a shown answer (under `id`, or a new one), keeping only the turns a later body could hold. */
+	async save(guildId: string, conversation: { id?: string; ephemeral: boolean; turns: readonly Turn[] }, now = new Date()): Promise<Conversation> {
+		const id = conversation.id ?? newConversationId();
 		// A follow-up adds at least a one-character prompt, so more than this can never be sent again.
 		const turns = trimHistory(conversation.turns, { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT - 1 });
 		const expiresAt = new Date(now.getTime() + this.#ttlMs);

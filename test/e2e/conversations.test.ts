@@ -13,6 +13,7 @@ import {
 	turnsOf,
 } from '../support/conversations.js';
 import { click, MODERATOR_PERMISSIONS, type Where } from '../support/moderation.js';
+import { lockSqliteFile } from '../support/sqliteLock.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 
 const harness = useHarness();
@@ -201,5 +202,23 @@ describe('after a restart', () => {
 			'model:Answer to: R1: before the restart',
 			'user:R2: after it',
 		]);
+	});
+});
+
+describe('when the conversation cannot be saved', () => {
+	it('still gives the answer, without a Follow up button that would lead nowhere', async () => {
+		// Writers are kept out (readers are not, in write-ahead-log mode): the link is read, the save fails.
+		const lock = await lockSqliteFile(harness().sqliteFile, 'IMMEDIATE');
+		let answer;
+		try {
+			answer = await ask(harness(), asker, 'S1: saved nowhere');
+		} finally {
+			await lock.release();
+		}
+		expect(answer.original?.content).toBe('Answer to: S1: saved nowhere');
+		expect(buttonsOf(answer.original)).toEqual([]);
+		expect(harness().logs.some((line) => line.includes('could not save the conversation'))).toBe(true);
+		// Once the store answers again, answers carry the button as before.
+		expect(followUpIdOf(await ask(harness(), asker, 'S2: saved'))).toMatch(/^ask:followup:/);
 	});
 });
