@@ -47,9 +47,7 @@ async function askOnce(
 		await countDailyAsk(admitted, { guildId: interaction.guildId, limit: dailyLimit, exempt }, ctx);
 		admitted.started();
 
-		const deferral = await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined, withResponse: true });
-		// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
-		const noticeMessageId = request.ephemeral ? undefined : (deferral.interaction.responseMessageId ?? undefined);
+		await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
 		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
@@ -65,15 +63,31 @@ async function askOnce(
 				.finally(() => observeGeneration((performance.now() - started) / 1000));
 		});
 		const verdict = judgeResponse(response);
-		ctx.log.info({ verdict: verdict.kind, reasons: verdict.kind === 'hidden' ? verdict.reasons : undefined }, 'answer judged');
-
 		if (verdict.kind === 'shown') {
+			// Every ask is counted in the metrics; a line for each shown one is for debugging only.
+			ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
 			await showAnswer(interaction, verdict, request, components, ctx);
 			return 'shown';
 		}
+		ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
+		// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
+		const noticeMessageId = request.ephemeral ? undefined : await noticeMessageIdOf(interaction, ctx);
 		await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral }, components, ctx);
 		return 'hidden';
 	} finally {
 		admitted.end();
+	}
+}
+
+/**
+ * The id of the public "thinking…" message a hidden answer's notice replaces, which a release replies to. Asked of
+ * Discord only for a hidden answer rather than with every deferral; without it a release names the member instead.
+ */
+async function noticeMessageIdOf(interaction: AskInteraction, ctx: InteractionContext): Promise<string | undefined> {
+	try {
+		return (await interaction.fetchReply()).id;
+	} catch (error) {
+		ctx.log.warn({ err: error }, 'could not read the notice message; a release will not reply to it');
+		return undefined;
 	}
 }
