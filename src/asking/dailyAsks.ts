@@ -4,12 +4,12 @@ import type { InteractionContext } from '../discord/command.js';
 
 /**
  * The server's `asks_per_day`, read beside the member's link before the acknowledgement (its refusal is only for
- * the member, so it must come before the deferral). A store that fails lets the ask through: the limit is a
+ * the member, so it must come before the deferral), at most a few seconds old (see SettingsRepository.getRecent). A store that fails lets the ask through: the limit is a
  * brake on cost, not a reason to stop answering, and the log says so.
  */
 export async function readDailyLimit(guildId: string, ctx: InteractionContext): Promise<number | undefined> {
 	try {
-		return (await ctx.settings.get(guildId)).asksPerDay;
+		return (await ctx.settings.getRecent(guildId)).asksPerDay;
 	} catch (error) {
 		ctx.log.warn({ err: error }, 'could not read the daily limit; asking without it');
 		return undefined;

@@ -16,6 +16,11 @@ export type GuildSettings = z.infer<typeof guildSettingsSchema>;
 /** Tries of one update before it gives up: each lost try means another process changed the same server just then. */
 const UPDATE_ATTEMPTS = 10;
 
+/** How long a read for the ask path may be reused: how late another process's change may reach this one. */
+export const RECENT_SETTINGS_MS = 10_000;
+/** Servers whose recent read is kept at most; past it the oldest are forgotten (and read again when next needed). */
+const RECENT_SETTINGS_MAX = 10_000;
+
 /**
  * Per-server settings. A missing record means the defaults: no mod-log. An update is a compare-and-set in the
  * store, tried again on a change made meanwhile, so two updates of one server (from one process or several)
@@ -24,6 +29,7 @@ const UPDATE_ATTEMPTS = 10;
 export class SettingsRepository {
 	readonly #store: Store;
 	readonly #atomic: AtomicStore;
+	readonly #recent = new Map<string, { settings: GuildSettings; readAt: number }>();
 
 	constructor(store: Store, atomic: AtomicStore) {
 		this.#store = store;
@@ -31,7 +37,20 @@ export class SettingsRepository {
 	}
 
 	async get(guildId: string): Promise<GuildSettings> {
-		return parse((await this.#read(guildId)).settings);
+		const settings = parse((await this.#read(guildId)).settings);
+		this.#remember(guildId, settings);
+		return settings;
+	}
+
+	/**
+	 * The settings as read at most {@link RECENT_SETTINGS_MS} ago (in this process, or changed by it since), else
+	 * read now. For every ask (its server's daily limit), where one or two store reads each time would cost more
+	 * than a change that reaches this process a few seconds late.
+	 */
+	async getRecent(guildId: string, now = Date.now()): Promise<GuildSettings> {
+		const recent = this.#recent.get(guildId);
+		if (recent && now - recent.readAt < RECENT_SETTINGS_MS) return recent.settings;
+		return this.get(guildId);
 	}
 
 	async update(guildId: string, change: (current: GuildSettings) => GuildSettings): Promise<GuildSettings> {
@@ -39,11 +58,18 @@ export class SettingsRepository {
 			const { raw, settings } = await this.#read(guildId);
 			const next = change(parse(settings));
 			if (await this.#atomic.compareAndSet(key(guildId), raw, JSON.stringify(next))) {
+				this.#remember(guildId, next);
 				if (raw === undefined) await this.#store.delete('settings', guildId).catch(() => undefined);
 				return next;
 			}
 		}
 		throw new StoreError(`settings of a server kept changing during ${UPDATE_ATTEMPTS} tries of an update`);
+	}
+
+	#remember(guildId: string, settings: GuildSettings): void {
+		this.#recent.delete(guildId);
+		this.#recent.set(guildId, { settings, readAt: Date.now() });
+		if (this.#recent.size > RECENT_SETTINGS_MAX) this.#recent.delete(this.#recent.keys().next().value as string);
 	}
 
 	/** The stored text (what a compare-and-set expects) and its value; settings from before live in the keyv store. */
