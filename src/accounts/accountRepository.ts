@@ -15,6 +15,9 @@ const accountRecordSchema = z.object({
 	linkedAt: z.string(),
 });
 
+/** Opened links kept at most: about the members active in a few minutes of a busy process. */
+const OPENED_MAX = 5_000;
+
 /** What a link looks like to the rest of the bot: the tokens already opened, the email only masked. */
 export interface LinkedAccount {
 	readonly credentials: LinkedCredentials;
@@ -37,6 +40,11 @@ export class AccountRepository {
 	readonly #keys: Keyring;
 	readonly #logger: Logger;
 	readonly #locks = new KeyedLock();
+	/**
+	 * Tokens already opened, by member and sealed text: every ask reads the link again (an /unlink anywhere counts
+	 * at once), but the same sealed text need not be decrypted each time. Bounded; the oldest are forgotten first.
+	 */
+	readonly #opened = new Map<string, LinkedCredentials>();
 
 	constructor(store: Store, keys: Keyring, logger: Logger) {
 		this.#store = store;
@@ -48,8 +56,14 @@ export class AccountRepository {
 	async find(userId: string): Promise<LinkedAccount | undefined> {
 		const record = await this.#read(userId);
 		if (record === undefined) return undefined;
-		const { credentials, stale } = openTokensWithKeyring(record.sealedTokens, userId, this.#keys);
-		if (stale) await this.#reseal(userId, record, credentials);
+		const opened = `${userId}:${record.sealedTokens}`;
+		let credentials = this.#opened.get(opened);
+		if (!credentials) {
+			const open = openTokensWithKeyring(record.sealedTokens, userId, this.#keys);
+			credentials = open.credentials;
+			if (open.stale) await this.#reseal(userId, record, credentials);
+			else this.#remember(opened, credentials);
+		}
 		return { credentials, maskedEmail: record.maskedEmail, linkedAt: new Date(record.linkedAt) };
 	}
 
@@ -69,6 +83,11 @@ export class AccountRepository {
 	/** Erases the member's link; true when there was one. */
 	remove(userId: string): Promise<boolean> {
 		return this.#locks.run(userId, () => this.#store.delete('accounts', userId));
+	}
+
+	#remember(opened: string, credentials: LinkedCredentials): void {
+		this.#opened.set(opened, credentials);
+		if (this.#opened.size > OPENED_MAX) this.#opened.delete(this.#opened.keys().next().value as string);
 	}
 
 	async #read(userId: string): Promise<AccountRecord | undefined> {
