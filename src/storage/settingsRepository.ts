@@ -30,6 +30,8 @@ export class SettingsRepository {
 	readonly #store: Store;
 	readonly #atomic: AtomicStore;
 	readonly #recent = new Map<string, { settings: GuildSettings; readAt: number }>();
+	/** Servers with no settings left in the keyv store: nothing writes there any more, so one look each is enough. */
+	readonly #noLegacy = new Set<string>();
 
 	constructor(store: Store, atomic: AtomicStore) {
 		this.#store = store;
@@ -75,8 +77,10 @@ export class SettingsRepository {
 	/** The stored text (what a compare-and-set expects) and its value; settings from before live in the keyv store. */
 	async #read(guildId: string): Promise<{ raw: string | undefined; settings: unknown }> {
 		const raw = await this.#atomic.read(key(guildId));
-		if (raw !== undefined) return { raw, settings: safeJson(raw) };
-		return { raw, settings: await this.#store.get('settings', guildId) };
+		if (raw !== undefined || this.#noLegacy.has(guildId)) return { raw, settings: raw === undefined ? undefined : safeJson(raw) };
+		const legacy = await this.#store.get('settings', guildId);
+		if (legacy === undefined && this.#noLegacy.size < RECENT_SETTINGS_MAX * 10) this.#noLegacy.add(guildId);
+		return { raw, settings: legacy };
 	}
 }
 
