@@ -7,7 +7,18 @@ import { VeilError } from '../answers/veilError.js';
  * fixed values below and shard ids: never a user, a server, a prompt or a secret.
  */
 const registry = new Registry();
-collectDefaultMetrics({ register: registry });
+let processMetrics = false;
+
+/**
+ * Adds prom-client's process defaults (CPU, memory, event loop lag, handles) to the registry, once. Called when the
+ * operators' endpoint starts: they keep an event-loop delay monitor and a GC observer running, which a process that
+ * serves no /metrics (no METRICS_PORT) would pay for with nothing reading them.
+ */
+export function collectProcessMetrics(): void {
+	if (processMetrics) return;
+	processMetrics = true;
+	collectDefaultMetrics({ register: registry });
+}
 
 /** How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before the upstream (busy, limited), or failed. */
 const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;

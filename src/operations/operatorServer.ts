@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logging/logger.js';
-import { metricsText } from './metrics.js';
+import { collectProcessMetrics, metricsText } from './metrics.js';
 import type { Readiness } from './readiness.js';
 
 export interface OperatorServer {
@@ -21,6 +21,7 @@ export async function startOperatorServer(options: {
 	readonly logger: Logger;
 }): Promise<OperatorServer> {
 	const { logger } = options;
+	collectProcessMetrics();
 	const server = createServer((req, res) => {
 		const path = new URL(req.url ?? '/', 'http://operator').pathname;
 		const send = (status: number, contentType: string, body: string) => {
