@@ -50,7 +50,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
 	checkPrompt(prompt, messages.ask.emptyPrompt);
 	const prepare = async () => ({ request: { prompt, ephemeral }, gate: await readLinkGate(interaction.user.id, ctx) });
-	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
+	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx, { early: { ephemeral } });
 }
 
 function followUpModal(conversationId: string): ModalBuilder {

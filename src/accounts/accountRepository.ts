@@ -45,6 +45,8 @@ export class AccountRepository {
 	 * at once), but the same sealed text need not be decrypted each time. Bounded; the oldest are forgotten first.
 	 */
 	readonly #opened = new Map<string, LinkedCredentials>();
+	/** Members this process last found linked (bounded like the opened links): their asks are deferred early. */
+	readonly #seenLinked = new Set<string>();
 
 	constructor(store: Store, keys: Keyring, logger: Logger) {
 		this.#store = store;
@@ -55,6 +57,7 @@ export class AccountRepository {
 	/** The member's link, or undefined. Throws SealError when the stored record does not open. */
 	async find(userId: string): Promise<LinkedAccount | undefined> {
 		const record = await this.#read(userId);
+		this.#seen(userId, record !== undefined);
 		if (record === undefined) return undefined;
 		const opened = `${userId}:${record.sealedTokens}`;
 		let credentials = this.#opened.get(opened);
@@ -77,12 +80,31 @@ export class AccountRepository {
 			linkedAt: now.toISOString(),
 		};
 		await this.#locks.run(userId, () => this.#store.set('accounts', userId, record));
+		this.#seen(userId, true);
 		return maskedEmail;
 	}
 
 	/** Erases the member's link; true when there was one. */
 	remove(userId: string): Promise<boolean> {
+		this.#seen(userId, false);
 		return this.#locks.run(userId, () => this.#store.delete('accounts', userId));
+	}
+
+	/**
+	 * Whether this process last found the member linked: a guess, good until another process unlinks them, which
+	 * {@link find} then tells. Used to acknowledge an ask before the link is read.
+	 */
+	lastSeenLinked(userId: string): boolean {
+		return this.#seenLinked.has(userId);
+	}
+
+	#seen(userId: string, linked: boolean): void {
+		if (!linked) {
+			this.#seenLinked.delete(userId);
+			return;
+		}
+		this.#seenLinked.add(userId);
+		if (this.#seenLinked.size > OPENED_MAX) this.#seenLinked.delete(this.#seenLinked.values().next().value as string);
 	}
 
 	#remember(opened: string, credentials: LinkedCredentials): void {

@@ -9,10 +9,22 @@ import { hideAnswer } from './hideAnswer.js';
 import { findLinkQuietly, linkFirstAnswer, mustLinkFirst, type LinkGate } from './linkGate.js';
 import { showAnswer } from './showAnswer.js';
 import { waitInLine } from './waitInLine.js';
-import { askOutcomeOf, observeGeneration, recordAsk } from '../operations/metrics.js';
+import { EarlyDeferral } from './earlyDeferral.js';
+import { DailyLimitError } from '../admission/admissionErrors.js';
+import type { Ticket } from '../admission/askLine.js';
+import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
+import { VeilError } from '../answers/veilError.js';
 
 /** What an ask reads before it is acknowledged (its conversation, its form's text, the member's link). */
 type PrepareAsk = () => Promise<{ request: AskRequest; gate: LinkGate }>;
+
+interface AskOptions {
+	/**
+	 * For an ask whose reads can refuse it only with the link-first answer or the daily limit (/ask): its
+	 * visibility, so that a member this process last found linked is deferred before the reads (see EarlyDeferral).
+	 */
+	readonly early?: { readonly ephemeral: boolean };
+}
 
 /**
  * The one path of every ask (/ask, a follow-up, Ask Veil). Admission first, each refusal only to the member and
@@ -34,20 +46,54 @@ async function askOnce(
 	prepare: PrepareAsk,
 	components: AskComponents,
 	ctx: InteractionContext,
-): Promise<'shown' | 'hidden' | 'refused'> {
+	options: AskOptions = {},
+): Promise<AskOutcome> {
 	const admitted = ctx.admission.admit(interaction.user.id);
 	try {
 		const exempt = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
-		const [{ request, gate }, dailyLimit] = await Promise.all([prepare(), exempt ? undefined : readDailyLimit(interaction.guildId, ctx)]);
+		let ticket: Ticket | undefined;
+		let early: EarlyDeferral | undefined;
+		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || !ctx.settings.lastSeenLimited(interaction.guildId))) {
+			ticket = admitted.enterLine(ctx.signal);
+			early = new EarlyDeferral(interaction, options.early.ephemeral);
+		}
+		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined];
+		try {
+			prepared = await Promise.all([prepare(), exempt ? undefined : readDailyLimit(interaction.guildId, ctx)]);
+		} catch (error) {
+			if (!early) throw error;
+			if (!(error instanceof VeilError)) {
+				// Answered in the deferral's place (the router edits it in), so the deferral must have landed.
+				await early.landed();
+				throw error;
+			}
+			// A store that did not answer is told to the member alone, as it would have been without the early deferral.
+			ctx.log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
+			await early.refuse({ content: error.userMessage });
+			return askOutcomeOf(error);
+		}
+		const [{ request, gate }, dailyLimit] = prepared;
 		if (mustLinkFirst(gate)) {
-			await interaction.reply(linkFirstAnswer(components.linkButton()));
+			const answer = linkFirstAnswer(components.linkButton());
+			if (!early) await interaction.reply(answer);
+			else {
+				ctx.log.info('a member seen linked was not: the early deferral is taken back');
+				await early.refuse(answer);
+			}
 			return 'refused';
 		}
-		const ticket = admitted.enterLine(ctx.signal);
-		await countDailyAsk(admitted, { guildId: interaction.guildId, limit: dailyLimit, exempt }, ctx);
+		ticket ??= admitted.enterLine(ctx.signal);
+		try {
+			await countDailyAsk(admitted, { guildId: interaction.guildId, limit: dailyLimit, exempt }, ctx);
+		} catch (error) {
+			if (!early || !(error instanceof DailyLimitError)) throw error;
+			await early.refuse({ content: error.userMessage });
+			return 'limited';
+		}
 		admitted.started();
 
-		await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
+		if (early) await early.landed();
+		else await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
 		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 

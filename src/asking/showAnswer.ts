@@ -31,7 +31,10 @@ export async function showAnswer(
 	if (!first) return;
 	if (rest.length === 0) {
 		const [saved] = await Promise.all([saving, interaction.editReply(withButton(first))]);
-		if (conversationId !== undefined && !saved) await interaction.editReply({ components: [] });
+		if (conversationId !== undefined && !saved) {
+			// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
+			await interaction.editReply({ components: [] }).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
+		}
 		return;
 	}
 	const saved = await saving;

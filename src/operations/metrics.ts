@@ -22,7 +22,7 @@ export function collectProcessMetrics(): void {
 
 /** How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before the upstream (busy, limited), or failed. */
 const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
-type AskOutcome = (typeof ASK_OUTCOMES)[number];
+export type AskOutcome = (typeof ASK_OUTCOMES)[number];
 
 /** How a /link submit ended. */
 const LINK_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;

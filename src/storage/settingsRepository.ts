@@ -32,6 +32,8 @@ export class SettingsRepository {
 	readonly #recent = new Map<string, { settings: GuildSettings; readAt: number }>();
 	/** Servers with no settings left in the keyv store: nothing writes there any more, so one look each is enough. */
 	readonly #noLegacy = new Set<string>();
+	/** Servers whose settings, as this process last read or wrote them, set a daily limit. */
+	readonly #limited = new Set<string>();
 
 	constructor(store: Store, atomic: AtomicStore) {
 		this.#store = store;
@@ -68,7 +70,17 @@ export class SettingsRepository {
 		throw new StoreError(`settings of a server kept changing during ${UPDATE_ATTEMPTS} tries of an update`);
 	}
 
+	/**
+	 * Whether the server's settings, as this process last read or wrote them, set a daily limit; false for a server
+	 * not read yet. A guess that a read decides: another process may have set a limit since.
+	 */
+	lastSeenLimited(guildId: string): boolean {
+		return this.#limited.has(guildId);
+	}
+
 	#remember(guildId: string, settings: GuildSettings): void {
+		if (settings.asksPerDay === undefined) this.#limited.delete(guildId);
+		else this.#limited.add(guildId);
 		this.#recent.delete(guildId);
 		this.#recent.set(guildId, { settings, readAt: Date.now() });
 		if (this.#recent.size > RECENT_SETTINGS_MAX) this.#recent.delete(this.#recent.keys().next().value as string);

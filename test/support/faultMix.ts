@@ -101,8 +101,10 @@ export function finalAnswers(state: InteractionState, requests: readonly Recorde
 	if (!first) return { content: undefined, count: 0 };
 	const ok = requests.filter((r) => r.status >= 200 && r.status < 300);
 	const edits = ok.filter((r) => r.method === 'PATCH' && r.path.endsWith('/messages/@original')).map((r) => contentOf(r));
-	const followUps = ok.filter((r) => r.method === 'POST' && r.path.startsWith('/webhooks/')).map((r) => contentOf(r));
-	const finalEdits = edits.filter((text) => !WAITING.test(text));
+	const followUps = ok.filter((r) => r.method === 'POST' && r.path.startsWith('/webhooks/')).map((r) => contentOf(r) ?? '');
+	// Not answers: news of the line, an edit that only takes a button off (no content), and the placeholder a public
+	// "thinking…" becomes before it is deleted to answer the member alone.
+	const finalEdits = edits.filter((text): text is string => text !== undefined && !WAITING.test(text) && text !== TAKEN_BACK);
 	if (first.type !== 5) {
 		return { content: (first.data as { content?: string } | undefined)?.content, count: 1 + finalEdits.length + followUps.length };
 	}
@@ -110,8 +112,11 @@ export function finalAnswers(state: InteractionState, requests: readonly Recorde
 	return { content, count: finalEdits.length + followUps.length };
 }
 
-function contentOf(request: RecordedRequest): string {
-	return String((request.json as { content?: unknown } | undefined)?.content ?? '');
+const TAKEN_BACK = '…';
+
+function contentOf(request: RecordedRequest): string | undefined {
+	const content = (request.json as { content?: unknown } | undefined)?.content;
+	return content === undefined ? undefined : String(content);
 }
 
 const OUTCOMES: ReadonlyArray<[RegExp, Outcome]> = [

@@ -36,6 +36,8 @@ export interface Harness {
 	readonly logs: string[];
 	/** The SQLite file the bot stores into (unless STORE_URL was overridden). */
 	readonly sqliteFile: string;
+	/** The store namespace of this harness's bot: another connection opened with it sees the bot's records. */
+	readonly storeNamespace: string;
 	/** Stops the bot and starts a fresh one on the same store, emulator and stand-in; `changes` alter its environment. */
 	restartBot(changes?: Record<string, string>): Promise<void>;
 	/** Links a member directly in the store, as a successful /link would. */
@@ -124,6 +126,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 		},
 		logs,
 		sqliteFile,
+		storeNamespace: namespace,
 		async restartBot(changes = {}) {
 			await bot.stop();
 			env = { ...env, ...changes };

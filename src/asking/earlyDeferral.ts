@@ -1,0 +1,49 @@
+import { MessageFlags, type ActionRowBuilder, type ButtonBuilder } from 'discord.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
+import type { AskInteraction } from './askComponents.js';
+
+/** What a refusal says: its sentence, and the button it may carry (the link-first one). */
+interface Refusal {
+	readonly content: string;
+	readonly components?: ActionRowBuilder<ButtonBuilder>[];
+}
+
+/**
+ * The deferral of an ask sent before the reads that decide it, for a member this process last found linked: the
+ * acknowledgement then waits for nothing in the store. The reads still decide. Should they refuse the ask after all
+ * (the member unlinked in another process, or a daily limit set there), {@link refuse} answers the member alone
+ * and leaves nothing public behind.
+ */
+export class EarlyDeferral {
+	readonly #interaction: AskInteraction;
+	readonly #ephemeral: boolean;
+	readonly #deferring: Promise<unknown>;
+
+	constructor(interaction: AskInteraction, ephemeral: boolean) {
+		this.#interaction = interaction;
+		this.#ephemeral = ephemeral;
+		this.#deferring = interaction.deferReply({ flags: ephemeral ? MessageFlags.Ephemeral : undefined });
+		// Whoever awaits the deferral meets its failure; until then it must not count as unhandled.
+		this.#deferring.catch(() => undefined);
+	}
+
+	/** Resolves once Discord has the deferral: nothing goes upstream before. */
+	landed(): Promise<unknown> {
+		return this.#deferring;
+	}
+
+	/** Answers a refusal in the deferral's place, to the member alone. */
+	async refuse(refusal: Refusal): Promise<void> {
+		await this.#deferring;
+		const { content, components = [] } = refusal;
+		if (this.#ephemeral) {
+			await this.#interaction.editReply({ content, components, allowedMentions: NO_MENTIONS });
+			return;
+		}
+		// A public "thinking…" must not turn into a public refusal. Once edited it is an ordinary message, which can
+		// go, and the follow-up after it then keeps its own (ephemeral) flag instead of the deferral's.
+		await this.#interaction.editReply({ content: '…', allowedMentions: NO_MENTIONS });
+		await this.#interaction.deleteReply();
+		await this.#interaction.followUp({ content, components, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+	}
+}

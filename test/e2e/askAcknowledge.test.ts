@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser } from '../support/discord/emulator.js';
+import { startHarness, useHarness, type Harness } from '../support/harness.js';
+import { freshServer } from '../support/moderation.js';
+import { PausableProxy } from '../support/pausableProxy.js';
+import { utcDay } from '../../src/admission/dailyLimit.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
+import { SettingsRepository } from '../../src/storage/settingsRepository.js';
+import { openStore, type Store } from '../../src/storage/store.js';
+
+function ask(harness: Harness, user: ReturnType<typeof makeUser>, prompt: string) {
+	return harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] });
+}
+
+/** Runs `change` on connections of its own to the bot's SQLite file, as another process of the deployment would. */
+async function asAnotherProcess(harness: Harness, change: (connections: { store: Store; atomic: AtomicStore }) => Promise<unknown>): Promise<void> {
+	const url = `sqlite://${harness.sqliteFile}`;
+	const silent = createLogger('silent');
+	const options = { namespace: harness.storeNamespace };
+	const [store, atomic] = await Promise.all([openStore(url, silent, options), openAtomicStore(url, silent, options)]);
+	try {
+		await change({ store, atomic });
+	} finally {
+		await Promise.all([store.close(), atomic.close()]);
+	}
+}
+
+describe('a member Veil has seen linked, who has unlinked since', () => {
+	const harness = useHarness();
+
+	it('gets the link-first answer to themselves alone, and no public message stays behind', async () => {
+		const member = makeUser('unlinker');
+		await harness().linkMember(member.id);
+		expect((await ask(harness(), member, 'first').waitForAnswer()).original?.content).toBe('Answer to: first');
+		// Unlinked by another process: this one last saw a link.
+		await asAnotherProcess(harness(), ({ store }) => store.delete('accounts', member.id));
+
+		const handle = ask(harness(), member, 'second');
+		const state = await handle.waitFor((current) => current.followUps.length > 0);
+		const notice = state.followUps.at(-1);
+		expect(notice?.content).toMatch(/link/i);
+		expect((notice?.flags ?? 0) & 64).toBe(64);
+		const left = harness()
+			.discord.channelMessages(harness().discord.defaultChannelId, { all: true })
+			.filter((message) => message.interactionId === handle.id && !message.deleted && (message.flags & 64) === 0);
+		expect(left).toEqual([]);
+		expect(harness().upstream.requests.filter((request) => JSON.stringify(request.json ?? '').includes('second'))).toEqual([]);
+	});
+
+	it('is deferred before the store is read, and the answer follows the deferral', async () => {
+		const member = makeUser('regular-public');
+		await harness().linkMember(member.id);
+		const handle = ask(harness(), member, 'early');
+		const state = await handle.waitForAnswer();
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([5]);
+		expect(state.ephemeral).toBe(false);
+		expect(state.original?.content).toBe('Answer to: early');
+	});
+});
+
+describe('a member Veil has seen linked, in a server whose daily limit another process set since', () => {
+	const harness = useHarness();
+
+	it('gets the limit to themselves alone, nothing public stays, and nothing goes upstream', async () => {
+		const { guild, member } = freshServer(harness());
+		await harness().linkMember(member.user.id);
+		// Another process sets a limit of one and has already counted this member's one ask today.
+		await asAnotherProcess(harness(), async ({ store, atomic }) => {
+			await new SettingsRepository(store, atomic).update(guild.id, (settings) => ({ ...settings, asksPerDay: 1 }));
+			await atomic.increment(`asks:${guild.id}:${member.user.id}:${utcDay(Date.now())}`, Date.now() + 86_400_000);
+		});
+		const generations = harness().upstream.requests.length;
+
+		const handle = harness().discord.slashCommand({ name: 'ask', user: member.user, guildId: guild.id, options: [{ type: 3, name: 'prompt', value: 'one too many' }] });
+		const state = await handle.waitFor((current) => current.followUps.length > 0);
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([5]);
+		const notice = state.followUps.at(-1);
+		expect(notice?.content).toMatch(/limit of 1 question a day/);
+		expect((notice?.flags ?? 0) & 64).toBe(64);
+		const left = harness()
+			.discord.channelMessages(guild.channels[0]?.id ?? '', { all: true })
+			.filter((message) => message.interactionId === handle.id && !message.deleted && (message.flags & 64) === 0);
+		expect(left).toEqual([]);
+		expect(harness().upstream.requests.length).toBe(generations);
+	});
+});
+
+const redisUrl = process.env.REDIS_URL;
+
+describe.skipIf(!redisUrl)('the acknowledgement of a member Veil has seen linked (Redis behind a pausable proxy)', () => {
+	let proxy: PausableProxy;
+	let harness: Harness;
+	const member = makeUser('regular');
+
+	beforeAll(async () => {
+		const target = new URL(redisUrl as string);
+		proxy = await PausableProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
+		harness = await startHarness({ env: { STORE_URL: `redis://127.0.0.1:${proxy.port}` } });
+		await harness.linkMember(member.id);
+	});
+	afterAll(async () => {
+		proxy?.resume();
+		await harness?.stop();
+		await proxy?.stop();
+	});
+
+	it('does not wait for the store, which still decides, and the answer follows once it has', async () => {
+		expect((await ask(harness, member, 'warm').waitForAnswer()).original?.content).toBe('Answer to: warm');
+		proxy.pause();
+		const handle = ask(harness, member, 'while the store is slow');
+		try {
+			// With the store silent (its bound is 1 s, then a plain error answer), the ask is deferred all the same.
+			const deferred = await handle.waitFor((state) => state.callbacks.length > 0);
+			expect(deferred.callbacks[0]?.type).toBe(5);
+			expect(harness.upstream.requests.filter((request) => request.endpoint === 'generate')).toHaveLength(1);
+		} finally {
+			proxy.resume();
+		}
+		expect((await handle.waitForAnswer()).original?.content).toBe('Answer to: while the store is slow');
+	});
+});
