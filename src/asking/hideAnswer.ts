@@ -4,6 +4,7 @@ import type { Verdict } from '../generation/safetyVerdict.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
 import type { AskComponents, AskInteraction } from './askComponents.js';
+import { answerInPlace } from './answerInPlace.js';
 
 /**
  * Answers a hidden reply: a flag for the moderators (with the prompt of this ask alone, a follow-up's too), the
@@ -39,7 +40,7 @@ export async function hideAnswer(
 		ctx.log.error({ err: error }, 'could not store the flag of a hidden reply');
 	}
 	try {
-		await interaction.editReply(hiddenNotice(verdict, flag?.id));
+		await answerInPlace(interaction, hiddenNotice(verdict, flag?.id), asked.private, ctx);
 	} finally {
 		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
 		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log, viewPrefix: components.modlogViewPrefix });

@@ -4,6 +4,7 @@ import { newConversationId } from '../conversations/conversationRepository.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
+import { answerInPlace } from './answerInPlace.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 
@@ -30,7 +31,7 @@ export async function showAnswer(
 	const [first, ...rest] = parts;
 	if (!first) return;
 	if (rest.length === 0) {
-		const [saved] = await Promise.all([saving, interaction.editReply(withButton(first))]);
+		const [saved] = await Promise.all([saving, answerInPlace(interaction, withButton(first), request.ephemeral, ctx)]);
 		if (conversationId !== undefined && !saved) {
 			// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
 			await interaction.editReply({ components: [] }).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
@@ -39,7 +40,7 @@ export async function showAnswer(
 	}
 	const saved = await saving;
 	const last = rest.length - 1;
-	await interaction.editReply(first);
+	await answerInPlace(interaction, first, request.ephemeral, ctx);
 	for (const [index, message] of rest.entries()) {
 		const part = index === last && saved ? withButton(message) : message;
 		await interaction.followUp({ ...part, flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });

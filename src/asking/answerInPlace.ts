@@ -1,0 +1,24 @@
+import { MessageFlags, RateLimitError, type ActionRowBuilder, type ButtonBuilder } from 'discord.js';
+import type { InteractionContext } from '../discord/command.js';
+import type { OutgoingMessage } from '../replies/answerMessages.js';
+import type { AskInteraction } from './askComponents.js';
+
+/**
+ * Puts an answer in the deferral's place. When Discord holds the edit route longer than Veil waits (a long rate
+ * limit, see discord/rateLimits.ts), the answer goes by the follow-up route, which Discord limits apart: the member
+ * gets the answer itself rather than an apology for it.
+ */
+export async function answerInPlace(
+	interaction: AskInteraction,
+	message: OutgoingMessage & { components?: ActionRowBuilder<ButtonBuilder>[] },
+	ephemeral: boolean,
+	ctx: InteractionContext,
+): Promise<void> {
+	try {
+		await interaction.editReply(message);
+	} catch (error) {
+		if (!(error instanceof RateLimitError)) throw error;
+		ctx.log.warn({ retryAfterMs: error.retryAfter }, 'the edit route is rate limited: the answer goes as a follow-up');
+		await interaction.followUp({ ...message, flags: ephemeral ? MessageFlags.Ephemeral : undefined });
+	}
+}
