@@ -43,7 +43,7 @@ class SqliteAtomicStore implements AtomicStore {
 	}
 
 	read(key: string): Promise<string | undefined> {
-		return this.#gated(() => this.#read(key));
+		return this.#gate.read(() => this.#read(key));
 	}
 
 	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
@@ -55,7 +55,7 @@ class SqliteAtomicStore implements AtomicStore {
 	}
 
 	indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
-		return this.#gated(() => this.#indexRead(key, minScore));
+		return this.#gate.read(() => this.#indexRead(key, minScore));
 	}
 
 	indexRemove(key: string, members: readonly string[]): Promise<void> {

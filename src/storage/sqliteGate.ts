@@ -1,6 +1,8 @@
 import { KeyedLock } from './keyedLock.js';
 import { StoreError } from './storeError.js';
 
+const READ_STATEMENT = /^\s*SELECT\b/i;
+
 export type SqliteQuery = (sql: string, ...parameters: unknown[]) => Promise<unknown[]>;
 
 /** One store operation as the gate sees it: when it must be over, and whether a statement of it is running. */
@@ -25,6 +27,14 @@ export class SqliteGate {
 		this.busyTimeoutMs = busyTimeoutMs;
 	}
 
+	/**
+	 * Runs a read at once, beside whatever operation is under way: a read cannot land later, so it needs no place in
+	 * the line, and a member's link is not read behind the writes of other members' answers.
+	 */
+	read<T>(operation: () => Promise<T>): Promise<T> {
+		return operation();
+	}
+
 	/** Runs `operation` once every earlier one has ended, its statements timed by `clock`. */
 	run<T>(clock: OperationClock, operation: () => Promise<T>): Promise<T> {
 		return this.#queue.run('connection', async () => {
@@ -40,6 +50,8 @@ export class SqliteGate {
 	/** The adapter's query, refusing any statement that could still be waiting for a lock at its deadline. */
 	wrap(query: SqliteQuery): SqliteQuery {
 		return async (sql, ...parameters) => {
+			// A read, whichever operation it belongs to, is never timed against a write's deadline.
+			if (READ_STATEMENT.test(sql)) return query(sql, ...parameters);
 			const clock = this.#current;
 			// Twice the wait: the statement's own work and the answer's way back need time before the deadline too.
 			if (clock && clock.deadline - Date.now() < 2 * this.busyTimeoutMs) {

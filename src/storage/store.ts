@@ -99,7 +99,7 @@ export class Store {
 	async #bounded<T>(what: string, operation: () => Promise<T>, writes = false): Promise<T> {
 		const clock: OperationClock = { deadline: Date.now() + this.#timeoutMs, inFlight: 0 };
 		const backend = this.#backend;
-		const running = backend.kind === 'sqlite' ? backend.gate.run(clock, operation) : operation();
+		const running = backend.kind !== 'sqlite' ? operation() : writes ? backend.gate.run(clock, operation) : backend.gate.read(operation);
 		// Whether a write that failed may still be applied: a SQLite statement that errs wrote nothing, so only one
 		// still running at the deadline leaves a doubt; a Redis command that was sent may be applied whatever the
 		// client saw.
