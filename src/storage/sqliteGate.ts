@@ -15,8 +15,9 @@ export interface OperationClock {
  * Keeps a SQLite write that Veil reported as failed from happening later. A statement blocked by another
  * connection's lock waits up to `busyTimeoutMs` (SQLite's busy_timeout) and then fails without writing; that alone
  * is not enough, because statements queued behind a blocked one would each start their own wait after the caller
- * had been told. So operations run one at a time on the connection, and a statement starts only while its whole
- * wait still fits before its operation's deadline; past that it is refused, unsent.
+ * had been told. So writing operations run one at a time on the connection (reads go beside them, see read), and
+ * a statement starts only while its whole wait still fits before its operation's deadline; past that it is refused,
+ * unsent.
  */
 export class SqliteGate {
 	readonly busyTimeoutMs: number;
