@@ -4,8 +4,9 @@ import type { InteractionContext } from '../discord/command.js';
 
 /**
  * The server's `asks_per_day`, read beside the member's link before the acknowledgement (its refusal is only for
- * the member, so it must come before the deferral), at most a few seconds old (see SettingsRepository.getRecent). A store that fails lets the ask through: the limit is a
- * brake on cost, not a reason to stop answering, and the log says so.
+ * the member, so it must come before the deferral), at most a few seconds old (see SettingsRepository.getRecent).
+ * A store that fails lets the ask through: the limit is a brake on cost, not a reason to stop answering, and the
+ * log says so.
  */
 export async function readDailyLimit(guildId: string, ctx: InteractionContext): Promise<number | undefined> {
 	try {

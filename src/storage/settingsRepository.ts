@@ -20,6 +20,8 @@ const UPDATE_ATTEMPTS = 10;
 export const RECENT_SETTINGS_MS = 10_000;
 /** Servers whose recent read is kept at most; past it the oldest are forgotten (and read again when next needed). */
 const RECENT_SETTINGS_MAX = 10_000;
+/** Servers remembered as having nothing in the keyv store; past it, more are simply looked for again. */
+const NO_LEGACY_MAX = 100_000;
 
 /**
  * Per-server settings. A missing record means the defaults: no mod-log. An update is a compare-and-set in the
@@ -91,7 +93,7 @@ export class SettingsRepository {
 		const raw = await this.#atomic.read(key(guildId));
 		if (raw !== undefined || this.#noLegacy.has(guildId)) return { raw, settings: raw === undefined ? undefined : safeJson(raw) };
 		const legacy = await this.#store.get('settings', guildId);
-		if (legacy === undefined && this.#noLegacy.size < RECENT_SETTINGS_MAX * 10) this.#noLegacy.add(guildId);
+		if (legacy === undefined && this.#noLegacy.size < NO_LEGACY_MAX) this.#noLegacy.add(guildId);
 		return { raw, settings: legacy };
 	}
 }

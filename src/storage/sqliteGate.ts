@@ -15,7 +15,8 @@ export interface OperationClock {
  * Keeps a SQLite write that Veil reported as failed from happening later. A statement blocked by another
  * connection's lock waits up to `busyTimeoutMs` (SQLite's busy_timeout) and then fails without writing; that alone
  * is not enough, because statements queued behind a blocked one would each start their own wait after the caller
- * had been told. So writing operations run one at a time on the connection (reads go beside them, see read), and
+ * had been told. So writing operations run one at a time on the connection (a read cannot land later, so callers
+ * run it beside them, outside the line), and
  * a statement starts only while its whole wait still fits before its operation's deadline; past that it is refused,
  * unsent.
  */
@@ -26,14 +27,6 @@ export class SqliteGate {
 
 	constructor(busyTimeoutMs: number) {
 		this.busyTimeoutMs = busyTimeoutMs;
-	}
-
-	/**
-	 * Runs a read at once, beside whatever operation is under way: a read cannot land later, so it needs no place in
-	 * the line, and a member's link is not read behind the writes of other members' answers.
-	 */
-	read<T>(operation: () => Promise<T>): Promise<T> {
-		return operation();
 	}
 
 	/** Runs `operation` once every earlier one has ended, its statements timed by `clock`. */

@@ -99,7 +99,9 @@ export class Store {
 	async #bounded<T>(what: string, operation: () => Promise<T>, writes = false): Promise<T> {
 		const clock: OperationClock = { deadline: Date.now() + this.#timeoutMs, inFlight: 0 };
 		const backend = this.#backend;
-		const running = backend.kind !== 'sqlite' ? operation() : writes ? backend.gate.run(clock, operation) : backend.gate.read(operation);
+		// Only a SQLite write takes its place in the gate's line: a read cannot land later, and a member's link must not
+		// be read behind other members' conversation saves.
+		const running = backend.kind === 'sqlite' && writes ? backend.gate.run(clock, operation) : operation();
 		// Whether a write that failed may still be applied: a SQLite statement that errs wrote nothing, so only one
 		// still running at the deadline leaves a doubt; a Redis command that was sent may be applied whatever the
 		// client saw.
