@@ -50,6 +50,7 @@ export class GenerationClient {
 	readonly #agent: Agent;
 	readonly #origin: string;
 	readonly #path: string;
+	readonly #loggableUrl: string;
 	readonly #apiKey: string;
 	readonly #timeoutMs: number;
 	readonly #policy: RetryPolicy;
@@ -60,6 +61,7 @@ export class GenerationClient {
 		this.#origin = base.origin;
 		const modelPath = `/v1beta/models/${encodeURIComponent(model)}:generateContent`;
 		this.#path = `${base.pathname.replace(/\/+$/, '')}${modelPath}?key=${encodeURIComponent(apiKey)}`;
+		this.#loggableUrl = redactUrl(`${this.#origin}${this.#path}`);
 		this.#apiKey = apiKey;
 		this.#timeoutMs = timeoutMs;
 		this.#policy = retryPolicy(policy);
@@ -72,7 +74,6 @@ export class GenerationClient {
 		// A link stored before tokens were checked may hold what no header can carry: refused, so the member relinks.
 		const tokens = credentials ? [credentials.accessToken, credentials.sessionToken] : [];
 		if (!tokens.every(isAcceptableToken)) throw this.#failure('upstream_refused', 'the linked tokens cannot be sent in a header');
-		const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), ...tokens]);
 		const linked = credentials && { authorization: `Bearer ${credentials.accessToken}`, 'x-session-token': credentials.sessionToken };
 		const headers = { 'content-type': 'application/json', ...linked };
 		const request = { origin: this.#origin, path: this.#path, method: 'POST', headers, body: generationBody(prompt) } as const;
@@ -83,6 +84,7 @@ export class GenerationClient {
 			signal,
 			onThrow: (error, timedOut) => {
 				const what = timedOut ? `timed out after ${this.#timeoutMs} ms` : 'failed';
+				const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), ...tokens]);
 				return this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} ${what}`, undefined, sanitizeError(error, scrub));
 			},
 		});
@@ -90,7 +92,7 @@ export class GenerationClient {
 
 	/** The endpoint as it may be logged: the key replaced by `REDACTED`. */
 	describeUrl(): string {
-		return redactUrl(`${this.#origin}${this.#path}`);
+		return this.#loggableUrl;
 	}
 
 	/** Ends the agent and its sockets at once: callers close once their calls have ended; a hung socket must not hold the exit. */

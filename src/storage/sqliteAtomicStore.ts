@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
+import { openSqliteConnection } from './sqliteConnection.js';
 import { SqliteGate, type SqliteQuery as Query } from './sqliteGate.js';
 import { sqlitePath } from './store.js';
 import { sqliteIncrement, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
@@ -184,23 +184,22 @@ class SqliteAtomicStore implements AtomicStore {
 }
 
 /**
- * Opens a connection of its own to the store's SQLite file (keyv's adapter, for its connection only), whose
- * operations must end within `timeoutMs`.
+ * Opens a connection of its own to the store's SQLite file, whose operations must end within `timeoutMs`.
  */
 export async function openSqliteAtomicStore(storeUrl: string, namespace: string, timeoutMs: number): Promise<AtomicStore> {
 	const path = sqlitePath(storeUrl);
 	mkdirSync(dirname(path), { recursive: true });
 	// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
 	const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
-	const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });
-	const query = gate.wrap(adapter.query as Query);
+	const connection = await openSqliteConnection(path, gate.busyTimeoutMs);
+	const query = gate.wrap(connection.query);
 	try {
 		// Rows deleted are overwritten, as in the keyv store: a claim names its moderator.
 		await query('PRAGMA secure_delete = ON');
 		for (const statement of SCHEMA) await query(statement);
 	} catch (error) {
-		await adapter.close().catch(() => undefined);
+		await connection.close().catch(() => undefined);
 		throw error;
 	}
-	return new SqliteAtomicStore({ query, close: () => adapter.close() as Promise<void>, gate }, namespace, timeoutMs);
+	return new SqliteAtomicStore({ query, close: () => connection.close(), gate }, namespace, timeoutMs);
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
+import { openSqliteConnection } from './sqliteConnection.js';
 import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
@@ -144,7 +145,13 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		// Each back end's library is loaded only when the store uses it (the Redis client is large).
 		const { default: KeyvSqlite } = await import('@keyv/sqlite');
 		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });
-		sqliteAdapter.query = gate.wrap(sqliteAdapter.query);
+		// keyv's adapter creates its table on a connection of its own, then runs its statements on ours, which
+		// keeps them prepared (see sqliteConnection.ts).
+		await sqliteAdapter.query('SELECT 1');
+		await sqliteAdapter.close();
+		const connection = await openSqliteConnection(path, gate.busyTimeoutMs);
+		sqliteAdapter.query = gate.wrap(connection.query);
+		sqliteAdapter.close = () => connection.close();
 		backend = { kind: 'sqlite', gate, query: sqliteAdapter.query as SqliteQuery };
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
