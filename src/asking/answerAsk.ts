@@ -56,17 +56,17 @@ async function askOnce(
 		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || !ctx.settings.lastSeenLimited(interaction.guildId))) {
 			ticket = admitted.enterLine(ctx.signal);
 			early = new EarlyDeferral(interaction, options.early.ephemeral);
+			// The reads wait for the acknowledgement rather than run beside it: the store's work (its thread, its
+			// callbacks) would otherwise delay the deferral on its way out, and the reads take less time than the
+			// acknowledgement's round trip anyway.
+			await early.landed();
 		}
 		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined];
 		try {
 			prepared = await Promise.all([prepare(), exempt ? undefined : readDailyLimit(interaction.guildId, ctx)]);
 		} catch (error) {
-			if (!early) throw error;
-			if (!(error instanceof VeilError)) {
-				// Answered in the deferral's place (the router edits it in), so the deferral must have landed.
-				await early.landed();
-				throw error;
-			}
+			// Without an early deferral, or for an unexpected error, the router answers (in the deferral's place).
+			if (!early || !(error instanceof VeilError)) throw error;
 			// A store that did not answer is told to the member alone, as it would have been without the early deferral.
 			ctx.log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
 			await early.refuse({ content: error.userMessage });
@@ -92,8 +92,7 @@ async function askOnce(
 		}
 		admitted.started();
 
-		if (early) await early.landed();
-		else await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
+		if (!early) await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
 		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 

@@ -10,9 +10,11 @@ type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 
 /**
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
- * button for the conversation saved with it. A one-message answer (nearly all of them) goes out while its
- * conversation is being saved, so the store's write is not on the member's wait; should the save fail, the button
- * is taken off again. A longer answer waits for the save, since its last message is a follow-up sent after it.
+ * button for the conversation saved with it. A one-message answer (nearly all of them) goes out before its
+ * conversation is saved, so the store's write (its work on this thread and on the driver's) is not on the member's
+ * wait; should the save fail, the button is taken off again. A button is pressed seconds after it appears at the
+ * earliest, long after the save. A longer answer waits for the save, since its last message is a follow-up sent
+ * after it.
  */
 export async function showAnswer(
 	interaction: AskInteraction,
@@ -23,7 +25,7 @@ export async function showAnswer(
 ): Promise<void> {
 	// An empty answer starts nothing: there is nothing to follow up.
 	const conversationId = verdict.text.trim() === '' ? undefined : newConversationId();
-	const saving = conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, interaction.guildId, verdict, request, ctx);
+	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, interaction.guildId, verdict, request, ctx));
 	const parts = answerMessages(verdict.text, verdict.cutShort);
 	const withButton = (part: (typeof parts)[number]) =>
 		conversationId === undefined ? part : { ...part, components: [new ActionRowBuilder<ButtonBuilder>().addComponents(components.followUpButton(conversationId))] };
@@ -31,14 +33,15 @@ export async function showAnswer(
 	const [first, ...rest] = parts;
 	if (!first) return;
 	if (rest.length === 0) {
-		const [saved] = await Promise.all([saving, answerInPlace(interaction, withButton(first), request.ephemeral, ctx)]);
+		await answerInPlace(interaction, withButton(first), request.ephemeral, ctx);
+		const saved = await save();
 		if (conversationId !== undefined && !saved) {
 			// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
 			await interaction.editReply({ components: [] }).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
 		}
 		return;
 	}
-	const saved = await saving;
+	const saved = await save();
 	const last = rest.length - 1;
 	await answerInPlace(interaction, first, request.ephemeral, ctx);
 	for (const [index, message] of rest.entries()) {

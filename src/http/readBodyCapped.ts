@@ -15,6 +15,9 @@ export async function readBodyCapped(
 		body.destroy();
 		return undefined;
 	}
+	// A declared length bounds the body (HTTP/1.1 framing: undici reads that many bytes and no more), so it is read
+	// whole, at once, without a promise per chunk.
+	if (/^\d+$/.test(String(response.headers['content-length']))) return Buffer.from(await body.arrayBuffer());
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body as AsyncIterable<Buffer>) {

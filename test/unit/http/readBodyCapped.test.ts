@@ -26,6 +26,12 @@ describe('readBodyCapped', () => {
 		expect(flood?.finished).toBe(true);
 	});
 
+	it('returns a body of a declared length under the cap whole, byte for byte', async () => {
+		const { body, flood } = await readFrom({ head: '[', tail: ']', totalBytes: 300_000, contentLength: true }, 1024 * 1024);
+		expect(body?.toString('utf8')).toBe(`[${'x'.repeat(299_998)}]`);
+		expect(flood?.finished).toBe(true);
+	});
+
 	it('stops reading a chunked body at the cap and closes the connection before the server is done', async () => {
 		const totalBytes = 64 * 1024 * 1024;
 		const { body, flood } = await readFrom({ head: '[', tail: ']', totalBytes }, 64 * 1024);
