@@ -42,6 +42,16 @@ export class AskTracker {
 		emulator.events.on('request', this.#onRequest);
 	}
 
+	/**
+	 * Forgets the asks so far, here and in the local Discord: called between phases, once the bot is idle, so the
+	 * bench's own heap (and its collector's pauses, which would land in the next phase's timings) stays small.
+	 */
+	forget(): void {
+		this.#byId.clear();
+		this.#byToken.clear();
+		this.#emulator.forgetInteractions();
+	}
+
 	close(): void {
 		this.#emulator.events.off('request', this.#onRequest);
 	}

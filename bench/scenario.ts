@@ -167,6 +167,7 @@ export class BotBench {
 	async warmUp(): Promise<void> {
 		await this.#offer(50, this.#plan.warmUp);
 		await this.#running.waitForIdle({ windowMs: 500, timeoutMs: 30_000 });
+		this.#tracker.forget();
 	}
 
 	/** `count` asks at `rate` a second, with the CPU the bot used from the first dispatch to the last answer. */
@@ -177,6 +178,7 @@ export class BotBench {
 		const after = await running.sample();
 		log(`  ${this.kind.name}: ${rate}/s: ${load.answered}/${count} answered in ${load.seconds.toFixed(1)} s`);
 		await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
+		this.#tracker.forget();
 		return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
 	}
 

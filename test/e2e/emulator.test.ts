@@ -181,6 +181,27 @@ describe('discord emulator with a real discord.js client', () => {
 		expect(patch?.json).toMatchObject({ content: 'done', allowed_mentions: { parse: [] } });
 	});
 
+	it('forgets answered interactions, their messages and requests on demand, and answers the next one as before', async () => {
+		await connect();
+		handler = async (interaction) => {
+			if (!interaction.isChatInputCommand()) return;
+			await interaction.deferReply();
+			await interaction.editReply({ content: `answer to ${interaction.options.getString('prompt')}`, allowedMentions: { parse: [] } });
+		};
+		const first = emulator.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'one' }] });
+		await first.waitForAnswer();
+		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true }).map((m) => m.content)).toEqual(['answer to one']);
+
+		emulator.forgetInteractions();
+		expect(emulator.requests).toEqual([]);
+		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true })).toEqual([]);
+		await expect(client?.rest.patch(Routes.webhookMessage(emulator.applicationId, first.token, '@original'), { body: { content: 'late' }, auth: false })).rejects.toThrow(/Unknown/);
+
+		const second = emulator.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'two' }] });
+		expect((await second.waitForAnswer()).original?.content).toBe('answer to two');
+		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true }).map((m) => m.content)).toEqual(['answer to two']);
+	});
+
 	it('records a follow-up with a file attachment sent as multipart, bytes included', async () => {
 		await connect();
 		const names: string[] = [];

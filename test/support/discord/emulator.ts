@@ -277,6 +277,11 @@ export class DiscordEmulator {
 		await new Promise<void>((resolve) => this.#server.close(() => resolve()));
 	}
 
+	/** Forgets the interactions so far, their messages and the recorded requests (see DiscordState.forgetInteractions). */
+	forgetInteractions(): void {
+		this.#state.forgetInteractions();
+	}
+
 	// ---- model ----
 
 	/** Adds a guild (dispatching GUILD_CREATE to connected sessions) and returns its model with all ids. */

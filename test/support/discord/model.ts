@@ -392,6 +392,30 @@ export class DiscordState {
 		this.indexComponents(message);
 	}
 
+	/**
+	 * Forgets every interaction so far, the messages they made and the requests recorded: what a long benchmark
+	 * would otherwise keep in memory (and in the garbage collector's way) from phase to phase.
+	 */
+	forgetInteractions(): void {
+		const gone = new Set<EmulatorMessage>();
+		for (const record of this.interactions.values()) {
+			if (record.original) gone.add(record.original);
+			for (const message of record.followUps) gone.add(message);
+		}
+		this.interactions.clear();
+		this.interactionsByToken.clear();
+		this.modals.clear();
+		for (const message of gone) this.messages.delete(message.id);
+		for (const channelId of new Set([...gone].map((message) => message.channel_id))) {
+			for (const lists of [this.byChannel, this.posted]) {
+				const list = lists.get(channelId);
+				if (list) lists.set(channelId, list.filter((message) => !gone.has(message)));
+			}
+		}
+		for (const [key, message] of this.#componentIndex) if (gone.has(message)) this.#componentIndex.delete(key);
+		this.requests.length = 0;
+	}
+
 	indexComponents(message: EmulatorMessage): void {
 		for (const id of collectCustomIds(message.components)) this.#componentIndex.set(`${message.channel_id}\0${id}`, message);
 	}
