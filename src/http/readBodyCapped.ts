@@ -10,14 +10,15 @@ export async function readBodyCapped(
 	maxBytes: number,
 ): Promise<Buffer | undefined> {
 	const { body } = response;
-	const declared = Number(response.headers['content-length']);
-	if (declared > maxBytes) {
+	const header = response.headers['content-length'];
+	const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
+	if (declared !== undefined && declared > maxBytes) {
 		body.destroy();
 		return undefined;
 	}
 	// A declared length bounds the body (HTTP/1.1 framing: undici reads that many bytes and no more), so it is read
 	// whole, at once, without a promise per chunk.
-	if (/^\d+$/.test(String(response.headers['content-length']))) return Buffer.from(await body.arrayBuffer());
+	if (declared !== undefined) return Buffer.from(await body.arrayBuffer());
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body as AsyncIterable<Buffer>) {

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
-import { openSqliteConnection } from './sqliteConnection.js';
-import { SqliteGate, type SqliteQuery as Query } from './sqliteGate.js';
+import { openGatedSqliteConnection } from './sqliteConnection.js';
+import type { SqliteGate, SqliteQuery as Query } from './sqliteGate.js';
 import { sqlitePath } from './store.js';
 import { sqliteIncrement, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
 
@@ -189,10 +189,8 @@ class SqliteAtomicStore implements AtomicStore {
 export async function openSqliteAtomicStore(storeUrl: string, namespace: string, timeoutMs: number): Promise<AtomicStore> {
 	const path = sqlitePath(storeUrl);
 	mkdirSync(dirname(path), { recursive: true });
-	// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
-	const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
-	const connection = await openSqliteConnection(path, gate.busyTimeoutMs);
-	const query = gate.wrap(connection.query);
+	const connection = await openGatedSqliteConnection(path, timeoutMs);
+	const { query } = connection;
 	try {
 		// Rows deleted are overwritten, as in the keyv store: a claim names its moderator.
 		await query('PRAGMA secure_delete = ON');
@@ -201,5 +199,5 @@ export async function openSqliteAtomicStore(storeUrl: string, namespace: string,
 		await connection.close().catch(() => undefined);
 		throw error;
 	}
-	return new SqliteAtomicStore({ query, close: () => connection.close(), gate }, namespace, timeoutMs);
+	return new SqliteAtomicStore(connection, namespace, timeoutMs);
 }

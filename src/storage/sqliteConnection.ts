@@ -1,5 +1,5 @@
 import sqlite3 from 'sqlite3';
-import type { SqliteQuery } from './sqliteGate.js';
+import { SqliteGate, type SqliteQuery } from './sqliteGate.js';
 
 /** Statements kept prepared: Veil runs a few dozen distinct ones; past this the oldest is finalized. */
 const PREPARED_MAX = 64;
@@ -26,6 +26,21 @@ export function openSqliteConnection(path: string, busyTimeoutMs: number): Promi
 			resolve(new PreparedStatements(database));
 		});
 	});
+}
+
+/** A connection whose statements go through its own {@link SqliteGate}, the way both SQLite stores use one. */
+export interface GatedSqliteConnection extends SqliteConnection {
+	readonly gate: SqliteGate;
+}
+
+/**
+ * Opens a connection for operations that must end within `timeoutMs`: a lock held by another connection fails a
+ * statement after a quarter of that bound (see SqliteGate), and the gate keeps any statement from starting too late.
+ */
+export async function openGatedSqliteConnection(path: string, timeoutMs: number): Promise<GatedSqliteConnection> {
+	const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
+	const connection = await openSqliteConnection(path, gate.busyTimeoutMs);
+	return { gate, query: gate.wrap(connection.query), close: () => connection.close() };
 }
 
 interface Prepared {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
-import { openSqliteConnection } from './sqliteConnection.js';
+import { openGatedSqliteConnection } from './sqliteConnection.js';
 import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
@@ -140,19 +140,17 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 	if (storeUrl.startsWith('sqlite://')) {
 		const path = sqlitePath(storeUrl);
 		prepareSqliteFile(path, logger);
-		// A lock held by another connection fails a statement after a quarter of the bound; see SqliteGate.
-		const gate = new SqliteGate(Math.max(1, Math.floor(timeoutMs / 4)));
+		const connection = await openGatedSqliteConnection(path, timeoutMs);
 		// Each back end's library is loaded only when the store uses it (the Redis client is large).
 		const { default: KeyvSqlite } = await import('@keyv/sqlite');
-		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: gate.busyTimeoutMs });
+		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: connection.gate.busyTimeoutMs });
 		// keyv's adapter creates its table on a connection of its own, then runs its statements on ours, which
 		// keeps them prepared (see sqliteConnection.ts).
 		await sqliteAdapter.query('SELECT 1');
 		await sqliteAdapter.close();
-		const connection = await openSqliteConnection(path, gate.busyTimeoutMs);
-		sqliteAdapter.query = gate.wrap(connection.query);
-		sqliteAdapter.close = () => connection.close();
-		backend = { kind: 'sqlite', gate, query: sqliteAdapter.query as SqliteQuery };
+		sqliteAdapter.query = connection.query;
+		sqliteAdapter.close = connection.close;
+		backend = { kind: 'sqlite', gate: connection.gate, query: connection.query };
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
 		await backend.query('PRAGMA secure_delete = ON');
