@@ -4,19 +4,17 @@
  * `locked` once it holds the lock, and `released` after a line on stdin made it commit. IMMEDIATE keeps out writers
  * only: others still read.
  */
-import KeyvSqlite from '@keyv/sqlite';
+import Database from 'better-sqlite3';
 
 const [path = '', mode = 'EXCLUSIVE'] = process.argv.slice(2);
 if (mode !== 'EXCLUSIVE' && mode !== 'IMMEDIATE') throw new Error(`unknown lock mode ${mode}`);
-const connection = new KeyvSqlite({ uri: `sqlite://${path}` });
-await connection.query(`BEGIN ${mode}`);
+// Waits for a lock the bot may hold for a moment, as a shell would.
+const connection = new Database(path, { timeout: 5000 });
+connection.exec(`BEGIN ${mode}`);
 process.stdout.write('locked\n');
 process.stdin.once('data', () => {
-	void connection
-		.query('COMMIT')
-		.then(() => connection.disconnect())
-		.then(() => {
-			process.stdout.write('released\n');
-			process.exit(0);
-		});
+	connection.exec('COMMIT');
+	connection.close();
+	process.stdout.write('released\n');
+	process.exit(0);
 });
