@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { SqliteGate, type SqliteQuery } from './sqliteGate.js';
-import { WalFlusher } from './walFlusher.js';
 
 /** Statements kept prepared: Veil runs a few dozen distinct ones; past this the oldest is let go. */
 const PREPARED_MAX = 64;
@@ -26,7 +25,7 @@ export interface SqliteConnection {
  */
 export function openSqliteConnection(path: string, busyTimeoutMs: number): Promise<SqliteConnection> {
 	try {
-		return Promise.resolve(new PreparedStatements(new Database(path, { timeout: 0 }), busyTimeoutMs, new WalFlusher(path)));
+		return Promise.resolve(new PreparedStatements(new Database(path, { timeout: 0 }), busyTimeoutMs));
 	} catch (error) {
 		return Promise.reject(error as Error);
 	}
@@ -57,12 +56,10 @@ class PreparedStatements implements SqliteConnection {
 	readonly #database: Database.Database;
 	readonly #busyTimeoutMs: number;
 	readonly #prepared = new Map<string, Database.Statement>();
-	readonly #walFlusher: WalFlusher;
 
-	constructor(database: Database.Database, busyTimeoutMs: number, walFlusher: WalFlusher) {
+	constructor(database: Database.Database, busyTimeoutMs: number) {
 		this.#database = database;
 		this.#busyTimeoutMs = busyTimeoutMs;
-		this.#walFlusher = walFlusher;
 	}
 
 	readonly query: SqliteQuery = async (sql, ...parameters) => {
@@ -83,7 +80,7 @@ class PreparedStatements implements SqliteConnection {
 	#run(sql: string, values: unknown[]): unknown[] {
 		const statement = this.#prepare(sql);
 		if (statement.reader) return statement.all(...values);
-		if (statement.run(...values).changes > 0) this.#walFlusher.wrote();
+		statement.run(...values);
 		return [];
 	}
 
@@ -96,9 +93,9 @@ class PreparedStatements implements SqliteConnection {
 		return statement;
 	}
 
-	async close(): Promise<void> {
+	close(): Promise<void> {
 		this.#prepared.clear();
 		this.#database.close();
-		await this.#walFlusher.close();
+		return Promise.resolve();
 	}
 }

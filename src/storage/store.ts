@@ -1,13 +1,15 @@
 import { resolve } from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import { openGatedSqliteConnection } from './sqliteConnection.js';
-import { KEYV_TABLE, SqliteKeyvAdapter } from './sqliteKeyvAdapter.js';
 import { prepareSqliteFile } from './sqliteFile.js';
 import { SqliteGate, type OperationClock, type SqliteQuery } from './sqliteGate.js';
 import { StoreError } from './storeError.js';
 import { STORE_OPERATION_TIMEOUT_MS } from './storeBound.js';
 import { recordStoreError } from '../operations/metrics.js';
 import type { Logger } from '../logging/logger.js';
+
+/** The table keyv's SQLite adapter keeps its records in (its default name, kept by files written before). */
+const KEYV_TABLE = 'keyv';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
 type StoreArea = 'accounts' | 'flags' | 'flag-index' | 'settings' | 'conversations' | 'pending-questions';
@@ -142,7 +144,17 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		const path = sqlitePath(storeUrl);
 		prepareSqliteFile(path, logger);
 		const connection = await openGatedSqliteConnection(path, timeoutMs);
-		const sqliteAdapter = await SqliteKeyvAdapter.open(connection);
+		// Each back end's library is loaded only when the store uses it (the Redis client is large).
+		const { default: KeyvSqlite } = await import('@keyv/sqlite');
+		// keyv's adapter always opens a connection of its own, with another copy of SQLite (node-sqlite3). Two
+		// copies must never open one file in one process: closing either's file drops the other's locks. So its
+		// connection is to a database in memory, closed at once, and its statements run on ours (see
+		// sqliteConnection.ts), on the table it would have made.
+		const sqliteAdapter = new KeyvSqlite({ uri: 'sqlite://:memory:', table: KEYV_TABLE });
+		await sqliteAdapter.close();
+		await connection.query(`CREATE TABLE IF NOT EXISTS ${KEYV_TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT )`);
+		sqliteAdapter.query = connection.query;
+		sqliteAdapter.close = connection.close;
 		backend = { kind: 'sqlite', gate: connection.gate, query: connection.query };
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.
@@ -152,9 +164,8 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		// crash of Veil; a power cut may lose the last few. The hourly sweep empties the log (see sweepExpired).
 		await backend.query('PRAGMA journal_mode = WAL');
 		await backend.query('PRAGMA synchronous = NORMAL');
-		adapter = sqliteAdapter;
+		adapter = sqliteAdapter as unknown as KeyvStoreAdapter;
 	} else if (/^rediss?:\/\//.test(storeUrl)) {
-		// The Redis client is large: it is loaded only when the store uses it.
 		// Without the offline queue, a command issued while the connection is down fails at once instead of waiting
 		// to be replayed after a reconnection, long after the member was told it failed. Reconnection itself goes on.
 		const { default: KeyvRedis, createClient, defaultReconnectStrategy } = await import('@keyv/redis');

@@ -4,17 +4,19 @@
  * `locked` once it holds the lock, and `released` after a line on stdin made it commit. IMMEDIATE keeps out writers
  * only: others still read.
  */
-import Database from 'better-sqlite3';
+import KeyvSqlite from '@keyv/sqlite';
 
 const [path = '', mode = 'EXCLUSIVE'] = process.argv.slice(2);
 if (mode !== 'EXCLUSIVE' && mode !== 'IMMEDIATE') throw new Error(`unknown lock mode ${mode}`);
-// Waits for a lock the bot may hold for a moment, as a shell would.
-const connection = new Database(path, { timeout: 5000 });
-connection.exec(`BEGIN ${mode}`);
+const connection = new KeyvSqlite({ uri: `sqlite://${path}` });
+await connection.query(`BEGIN ${mode}`);
 process.stdout.write('locked\n');
 process.stdin.once('data', () => {
-	connection.exec('COMMIT');
-	connection.close();
-	process.stdout.write('released\n');
-	process.exit(0);
+	void connection
+		.query('COMMIT')
+		.then(() => connection.disconnect())
+		.then(() => {
+			process.stdout.write('released\n');
+			process.exit(0);
+		});
 });

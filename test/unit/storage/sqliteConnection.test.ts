@@ -110,20 +110,3 @@ describe("a SQLite connection meeting another process's lock", () => {
 		expect(await connection.query('SELECT n FROM t WHERE key = ?', 'k')).toEqual([{ n: 2 }]);
 	});
 });
-
-describe("a SQLite connection's log, synced ahead of SQLite's checkpoints", () => {
-	it('writes on, across several syncs and checkpoints, and closes with every write kept, in WAL mode or not', async () => {
-		for (const mode of ['WAL', 'DELETE']) {
-			const path = join(scratch, `flushed-${mode}.sqlite`);
-			const connection = await openSqliteConnection(path, 100);
-			await connection.query(`PRAGMA journal_mode = ${mode}`);
-			await connection.query('CREATE TABLE t (key TEXT PRIMARY KEY, n INTEGER NOT NULL)');
-			// Past the WAL's checkpoint mark (1,000 pages) and many times past the flush mark (100 writes).
-			for (let n = 0; n < 1500; n++) await connection.query('INSERT INTO t (key, n) VALUES (?, ?)', `k${n}`, n);
-			await connection.close();
-			const reopened = await openSqliteConnection(path, 100);
-			expect(await reopened.query('SELECT count(*) AS rows, sum(n) AS total FROM t')).toEqual([{ rows: 1500, total: (1499 * 1500) / 2 }]);
-			await reopened.close();
-		}
-	});
-});
