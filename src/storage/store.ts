@@ -8,9 +8,6 @@ import { STORE_OPERATION_TIMEOUT_MS } from './storeBound.js';
 import { recordStoreError } from '../operations/metrics.js';
 import type { Logger } from '../logging/logger.js';
 
-/** The table keyv's SQLite adapter keeps its records in (its default name, kept by files written before). */
-const KEYV_TABLE = 'keyv';
-
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
 type StoreArea = 'accounts' | 'flags' | 'flag-index' | 'settings' | 'conversations' | 'pending-questions';
 
@@ -58,7 +55,7 @@ export class Store {
 		if (backend.kind !== 'sqlite') return 0;
 		const namespace = this.#keyv.namespace ?? '';
 		const removed = await this.#write('sweep', () =>
-			backend.query(`DELETE FROM ${KEYV_TABLE} WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
+			backend.query(`DELETE FROM keyv WHERE key LIKE ? AND json_extract(value, '$.expires') < ? RETURNING key`, `${namespace}:%`, now),
 		);
 		// The write-ahead log still holds earlier copies of the pages those rows were on: emptying it into the file
 		// (where secure_delete has overwritten them) and truncating it leaves no copy behind.
@@ -146,13 +143,11 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		const connection = await openGatedSqliteConnection(path, timeoutMs);
 		// Each back end's library is loaded only when the store uses it (the Redis client is large).
 		const { default: KeyvSqlite } = await import('@keyv/sqlite');
-		// keyv's adapter always opens a connection of its own, with another copy of SQLite (node-sqlite3). Two
-		// copies must never open one file in one process: closing either's file drops the other's locks. So its
-		// connection is to a database in memory, closed at once, and its statements run on ours (see
-		// sqliteConnection.ts), on the table it would have made.
-		const sqliteAdapter = new KeyvSqlite({ uri: 'sqlite://:memory:', table: KEYV_TABLE });
+		const sqliteAdapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: connection.gate.busyTimeoutMs });
+		// keyv's adapter creates its table on a connection of its own, then runs its statements on ours, which
+		// keeps them prepared (see sqliteConnection.ts).
+		await sqliteAdapter.query('SELECT 1');
 		await sqliteAdapter.close();
-		await connection.query(`CREATE TABLE IF NOT EXISTS ${KEYV_TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT )`);
 		sqliteAdapter.query = connection.query;
 		sqliteAdapter.close = connection.close;
 		backend = { kind: 'sqlite', gate: connection.gate, query: connection.query };

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteConnection, type SqliteConnection } from '../../../src/storage/sqliteConnection.js';
-import { lockSqliteFile } from '../../support/sqliteLock.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'veil-sqlite-connection-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -54,59 +53,5 @@ describe('a SQLite connection with prepared statements', () => {
 			{ key: 'j', n: 3 },
 			{ key: 'k', n: 1 },
 		]);
-	});
-});
-
-describe("a SQLite connection meeting another process's lock", () => {
-	const insert = 'INSERT INTO t (key, n) VALUES (?, ?)';
-	let connection: SqliteConnection;
-	let path: string;
-	let file = 0;
-
-	beforeEach(async () => {
-		path = join(scratch, `locked-${file++}.sqlite`);
-		const setup = await openSqliteConnection(path, 100);
-		await setup.query('PRAGMA journal_mode = WAL');
-		await setup.query('CREATE TABLE t (key TEXT PRIMARY KEY, n INTEGER NOT NULL)');
-		await setup.close();
-	});
-	afterEach(() => connection.close());
-
-	it('waits for the lock between other work: the process goes on while the write waits', async () => {
-		connection = await openSqliteConnection(path, 400);
-		const lock = await lockSqliteFile(path, 'IMMEDIATE');
-		try {
-			let ticks = 0;
-			const ticker = setInterval(() => ticks++, 5);
-			const write = connection.query(insert, 'k', 1);
-			await expect(write).rejects.toThrow(/database is locked/);
-			clearInterval(ticker);
-			// SQLite waiting inside the call would have held the thread for the whole wait: not one tick.
-			expect(ticks).toBeGreaterThan(3);
-		} finally {
-			await lock.release();
-		}
-		// Failed, it wrote nothing, and the connection works on.
-		expect(await connection.query('SELECT count(*) AS rows FROM t')).toEqual([{ rows: 0 }]);
-	});
-
-	it('still reads while another process holds the write lock', async () => {
-		connection = await openSqliteConnection(path, 50);
-		await connection.query(insert, 'k', 7);
-		const lock = await lockSqliteFile(path, 'IMMEDIATE');
-		try {
-			expect(await connection.query('SELECT n FROM t WHERE key = ?', 'k')).toEqual([{ n: 7 }]);
-		} finally {
-			await lock.release();
-		}
-	});
-
-	it('writes once the lock is let go within its wait', async () => {
-		connection = await openSqliteConnection(path, 5000);
-		const lock = await lockSqliteFile(path, 'IMMEDIATE');
-		const write = connection.query(insert, 'k', 2);
-		await lock.release();
-		await write;
-		expect(await connection.query('SELECT n FROM t WHERE key = ?', 'k')).toEqual([{ n: 2 }]);
 	});
 });
