@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from '../crypto/randomBytesPooled.js';
 import { z } from 'zod';
 import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
 import { SealError } from '../accounts/sealError.js';
@@ -40,7 +40,7 @@ export class PendingQuestionRepository {
 
 	/** Keeps `text` for `userId`'s form; returns the key to put in the form's custom_id. */
 	async save(userId: string, text: string): Promise<string> {
-		const id = randomBytes(12).toString('base64url');
+		const id = randomBytesPooled(12).toString('base64url');
 		const record: z.infer<typeof pendingRecordSchema> = { version: 2, userId, sealed: seal(text, associatedData(userId, id), this.#keys.current) };
 		await this.#store.set('pending-questions', id, record, PENDING_QUESTION_TTL_MS);
 		return id;
