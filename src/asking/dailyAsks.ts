@@ -4,13 +4,13 @@ import type { InteractionContext } from '../discord/command.js';
 
 /**
  * The server's `asks_per_day`, read beside the member's link before the acknowledgement (its refusal is only for
- * the member, so it must come before the deferral), at most a few seconds old (see SettingsRepository.getRecent).
+ * the member, so it must come before the deferral), at most a few seconds old (see SettingsRepository.asksPerDay).
  * A store that fails lets the ask through: the limit is a brake on cost, not a reason to stop answering, and the
  * log says so.
  */
 export async function readDailyLimit(guildId: string, ctx: InteractionContext): Promise<number | undefined> {
 	try {
-		return (await ctx.settings.getRecent(guildId)).asksPerDay;
+		return await ctx.settings.asksPerDay(guildId);
 	} catch (error) {
 		ctx.log.warn({ err: error }, 'could not read the daily limit; asking without it');
 		return undefined;

@@ -33,6 +33,11 @@ export interface AtomicStore {
 	release(key: string, value: string): Promise<void>;
 	/** The value under `key`, or undefined. */
 	read(key: string): Promise<string | undefined>;
+	/**
+	 * Every value whose key starts with `prefix`, keys given as `read` takes them. A scan of the whole store: for a
+	 * one-time look at start, never on an ask's path.
+	 */
+	readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>>;
 	/** Sets `key` to `next` only if it holds `expected` (undefined: nothing); true when it did. */
 	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean>;
 	/** Adds (or re-scores) entries in a sorted index, then drops what `bounds` leaves out. */
@@ -99,6 +104,7 @@ function bounded(store: AtomicStore, timeoutMs: number): AtomicStore {
 		claim: (key, value, ttlMs) => run('claim', () => store.claim(key, value, ttlMs)),
 		release: (key, value) => run('release', () => store.release(key, value)),
 		read: (key) => run('read', () => store.read(key)),
+		readPrefixed: (prefix) => run('prefixed read', () => store.readPrefixed(prefix)),
 		compareAndSet: (key, expected, next) => run('compare-and-set', () => store.compareAndSet(key, expected, next)),
 		indexAdd: (key, entries, bounds) => run('index add', () => store.indexAdd(key, entries, bounds)),
 		indexRead: (key, minScore) => run('index read', () => store.indexRead(key, minScore)),

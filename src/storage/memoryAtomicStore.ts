@@ -25,6 +25,13 @@ export class MemoryAtomicStore implements AtomicStore {
 		return this.#value(key);
 	}
 
+	async readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>> {
+		return [...this.#values.keys()].filter((key) => key.startsWith(prefix)).flatMap((key) => {
+			const value = this.#value(key);
+			return value === undefined ? [] : [{ key, value }];
+		});
+	}
+
 	async compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
 		if (this.#value(key) !== expected) return false;
 		this.#values.set(key, { value: next, expires: Number.POSITIVE_INFINITY });

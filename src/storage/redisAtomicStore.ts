@@ -59,6 +59,20 @@ class RedisAtomicStore implements AtomicStore {
 		return (await this.#client.get(this.#key(key))) ?? undefined;
 	}
 
+	async readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>> {
+		const found: Array<{ key: string; value: string }> = [];
+		for await (const keys of this.#client.scanIterator({ MATCH: `${escapeGlob(this.#key(prefix))}*`, COUNT: 1000 })) {
+			if (keys.length === 0) continue;
+			const values = await this.#client.mGet(keys);
+			for (const [n, key] of keys.entries()) {
+				const value = values[n];
+				// A key gone between the scan and the read, or an index under the prefix, is not a value.
+				if (typeof value === 'string') found.push({ key: key.slice(this.#prefix.length), value });
+			}
+		}
+		return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+	}
+
 	async compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
 		const set = await this.#client.eval(COMPARE_AND_SET, {
 			keys: [this.#key(key)],
@@ -104,6 +118,11 @@ class RedisAtomicStore implements AtomicStore {
 	#key(key: string): string {
 		return `${this.#prefix}${key}`;
 	}
+}
+
+/** `text` matched literally by a Redis glob pattern. */
+function escapeGlob(text: string): string {
+	return text.replace(/[*?[\]\\]/g, '\\$&');
 }
 
 /** Connects a client of its own, giving up after `connectTimeoutMs`. */

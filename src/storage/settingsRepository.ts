@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AtomicStore } from './atomicStore.js';
+import { LimitedServers } from './limitedServers.js';
 import type { Store } from './store.js';
 import { StoreError } from './storeError.js';
 
@@ -16,7 +17,10 @@ export type GuildSettings = z.infer<typeof guildSettingsSchema>;
 /** Tries of one update before it gives up: each lost try means another process changed the same server just then. */
 const UPDATE_ATTEMPTS = 10;
 
-/** How long a read for the ask path may be reused: how late another process's change may reach this one. */
+/**
+ * How long a read for the ask path may be reused (a server's settings, the list of servers with a limit): how late
+ * another process's change may reach this one.
+ */
 export const RECENT_SETTINGS_MS = 10_000;
 /** Servers whose recent read is kept at most; past it the oldest are forgotten (and read again when next needed). */
 const RECENT_SETTINGS_MAX = 10_000;
@@ -36,10 +40,28 @@ export class SettingsRepository {
 	readonly #noLegacy = new Set<string>();
 	/** Servers whose settings, as this process last read or wrote them, set a daily limit. */
 	readonly #limited = new Set<string>();
+	readonly #limitedServers: LimitedServers;
 
 	constructor(store: Store, atomic: AtomicStore) {
 		this.#store = store;
 		this.#atomic = atomic;
+		this.#limitedServers = new LimitedServers(atomic, {
+			maxAgeMs: RECENT_SETTINGS_MS,
+			scanLimited: () => this.#scanLimited(),
+			// Settings this process read before another listed the server may predate its limit.
+			onListed: (guildIds) => {
+				for (const guildId of guildIds) this.#recent.delete(guildId);
+			},
+		});
+	}
+
+	/**
+	 * The server's `asks_per_day` for an ask, at most {@link RECENT_SETTINGS_MS} old: nothing is read for a server
+	 * that never set a limit but the list of those that did, itself read at most that often.
+	 */
+	async asksPerDay(guildId: string, now = Date.now()): Promise<number | undefined> {
+		if (!(await this.#limitedServers.current(now)).has(guildId)) return undefined;
+		return (await this.getRecent(guildId, now)).asksPerDay;
 	}
 
 	async get(guildId: string): Promise<GuildSettings> {
@@ -63,6 +85,8 @@ export class SettingsRepository {
 		for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
 			const { raw, settings } = await this.#read(guildId);
 			const next = change(parse(settings));
+			// Listed first: a limit stored without it would not be read by the asks of other processes.
+			if (next.asksPerDay !== undefined) await this.#limitedServers.add(guildId);
 			if (await this.#atomic.compareAndSet(key(guildId), raw, JSON.stringify(next))) {
 				this.#remember(guildId, next);
 				if (raw === undefined) await this.#store.delete('settings', guildId).catch(() => undefined);
@@ -73,11 +97,12 @@ export class SettingsRepository {
 	}
 
 	/**
-	 * Whether the server's settings, as this process last read or wrote them, set a daily limit; false for a server
-	 * not read yet. A guess that a read decides: another process may have set a limit since.
+	 * Whether the server's settings, as this process last read or wrote them, set a daily limit; for a server not
+	 * read lately, whether the list of limited servers last read holds it. A guess that a read decides: another
+	 * process may have set a limit since.
 	 */
 	lastSeenLimited(guildId: string): boolean {
-		return this.#limited.has(guildId);
+		return this.#recent.has(guildId) ? this.#limited.has(guildId) : this.#limitedServers.lastSeen(guildId);
 	}
 
 	#remember(guildId: string, settings: GuildSettings): void {
@@ -96,10 +121,18 @@ export class SettingsRepository {
 		if (legacy === undefined && this.#noLegacy.size < NO_LEGACY_MAX) this.#noLegacy.add(guildId);
 		return { raw, settings: legacy };
 	}
+
+	/** The servers whose stored settings set a limit (the list's start, in a store from before it). */
+	async #scanLimited(): Promise<string[]> {
+		const stored = await this.#atomic.readPrefixed(KEY_PREFIX);
+		return stored.filter(({ value }) => parse(safeJson(value)).asksPerDay !== undefined).map(({ key }) => key.slice(KEY_PREFIX.length));
+	}
 }
 
+const KEY_PREFIX = 'settings:';
+
 function key(guildId: string): string {
-	return `settings:${guildId}`;
+	return `${KEY_PREFIX}${guildId}`;
 }
 
 function parse(raw: unknown): GuildSettings {

@@ -47,6 +47,18 @@ class SqliteAtomicStore implements AtomicStore {
 		return this.#read(key);
 	}
 
+	async readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>> {
+		const name = this.#key(prefix);
+		// substr, not LIKE: a key's own % and _ stay literal.
+		const rows = (await this.#query(
+			'SELECT key, value FROM veil_values WHERE substr(key, 1, ?) = ? AND (expires IS NULL OR expires > ?) ORDER BY key',
+			name.length,
+			name,
+			Date.now(),
+		)) as Array<{ key: string; value: string }>;
+		return rows.map(({ key, value }) => ({ key: key.slice(this.#prefix.length), value }));
+	}
+
 	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
 		return this.#gated(() => this.#compareAndSet(key, expected, next));
 	}

@@ -67,6 +67,24 @@ describe.each(shared)('the atomic store on %s, from two connections', (_kind, st
 		expect(await one.compareAndSet('counter', '29', '0')).toBe(false);
 	});
 
+	it('reads every live value under a prefix, taken literally, and nothing else', async () => {
+		await one.compareAndSet('settings:1', undefined, 'one');
+		await two.compareAndSet('settings:2', undefined, 'two');
+		await one.compareAndSet('settingsX', undefined, 'not under the prefix');
+		await one.compareAndSet('set%:3', undefined, 'percent');
+		await one.compareAndSet('set*:4', undefined, 'star');
+		await one.claim('settings:gone', 'expired', 1);
+		await one.indexAdd('settings:index', [{ member: 'm', score: 1 }], bounds);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(await two.readPrefixed('settings:')).toEqual([
+			{ key: 'settings:1', value: 'one' },
+			{ key: 'settings:2', value: 'two' },
+		]);
+		expect(await two.readPrefixed('set%')).toEqual([{ key: 'set%:3', value: 'percent' }]);
+		expect(await two.readPrefixed('set*')).toEqual([{ key: 'set*:4', value: 'star' }]);
+		expect(await two.readPrefixed('nothing:')).toEqual([]);
+	});
+
 	it('keeps every entry of an index both connections add to at once', async () => {
 		const adds = Array.from({ length: 60 }, (_, n) => (n % 2 === 0 ? one : two).indexAdd('index', [{ member: `m${n}`, score: 1000 + n }], bounds));
 		await Promise.all(adds);
@@ -91,6 +109,16 @@ describe('the atomic store on memory://', () => {
 		const store = await openAtomicStore('memory://', logger);
 		const results = await Promise.all(Array.from({ length: 10 }, (_, n) => store.claim('flag', `claimer ${n}`, 60_000)));
 		expect(results.filter((held) => held === undefined)).toHaveLength(1);
+		await store.close();
+	});
+
+	it('reads every live value under a prefix and nothing else', async () => {
+		const store = await openAtomicStore('memory://', logger);
+		await store.compareAndSet('settings:1', undefined, 'one');
+		await store.compareAndSet('other:2', undefined, 'two');
+		await store.claim('settings:gone', 'expired', 1);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(await store.readPrefixed('settings:')).toEqual([{ key: 'settings:1', value: 'one' }]);
 		await store.close();
 	});
 });
