@@ -2,6 +2,8 @@ import {
 	ApplicationIntegrationType,
 	ButtonBuilder,
 	ButtonStyle,
+	ComponentType,
+	type APIButtonComponentWithCustomId,
 	InteractionContextType,
 	ModalBuilder,
 	SlashCommandBuilder,
@@ -33,14 +35,23 @@ const data = new SlashCommandBuilder()
 /** The Follow up button every shown answer carries, and the form it opens: `ask:followup:<conversation id>`. */
 const ASK_PREFIXES = ownedPrefixes(data.name, ['followup', 'followup-form']);
 
+/**
+ * The Follow up button, built and checked by the builders once: every answer carries one, and its rows differ only
+ * in the custom_id, whose form buildCustomId keeps.
+ */
+const FOLLOW_UP_BUTTON = new ButtonBuilder()
+	.setCustomId(buildCustomId(ASK_PREFIXES.followup, 'conversation'))
+	.setLabel(messages.conversation.followUpButton)
+	.setStyle(ButtonStyle.Secondary)
+	.toJSON() as APIButtonComponentWithCustomId;
+
 /** The buttons of an answer, for every way of asking (Ask Veil's answers too). */
 export const ASK_COMPONENTS: AskComponents = {
 	linkButton: () => linkButton(messages.ask.linkButton),
-	followUpButton: (conversationId) =>
-		new ButtonBuilder()
-			.setCustomId(buildCustomId(ASK_PREFIXES.followup, conversationId))
-			.setLabel(messages.conversation.followUpButton)
-			.setStyle(ButtonStyle.Secondary),
+	followUpRow: (conversationId) => ({
+		type: ComponentType.ActionRow,
+		components: [{ ...FOLLOW_UP_BUTTON, custom_id: buildCustomId(ASK_PREFIXES.followup, conversationId) }],
+	}),
 	modlogViewPrefix: FLAGGED_PREFIXES.view,
 };
 

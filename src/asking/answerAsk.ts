@@ -56,10 +56,9 @@ async function askOnce(
 		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || !ctx.settings.lastSeenLimited(interaction.guildId))) {
 			ticket = admitted.enterLine(ctx.signal);
 			early = new EarlyDeferral(interaction, options.early.ephemeral);
-			// The reads wait for the acknowledgement rather than run beside it: the store's work (its thread, its
-			// callbacks) would otherwise delay the deferral on its way out, and the reads take less time than the
-			// acknowledgement's round trip anyway.
-			await early.landed();
+			// The reads start once the deferral is on its way, not before: the store's work (its thread, its callbacks)
+			// would otherwise delay the deferral on its way out. They then run during its round trip rather than after.
+			await early.sent();
 		}
 		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined];
 		try {
@@ -73,6 +72,8 @@ async function askOnce(
 			return askOutcomeOf(error);
 		}
 		const [{ request, gate }, dailyLimit] = prepared;
+		// Nothing goes upstream, and nothing edits the deferral, before Discord has it (a refusal waits for it too).
+		if (early && !mustLinkFirst(gate)) await early.landed();
 		if (mustLinkFirst(gate)) {
 			const answer = linkFirstAnswer(components.linkButton());
 			if (!early) await interaction.reply(answer);

@@ -1,7 +1,7 @@
-import { MessageFlags, RateLimitError, type ActionRowBuilder, type ButtonBuilder } from 'discord.js';
+import { MessageFlags, RateLimitError } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import type { OutgoingMessage } from '../replies/answerMessages.js';
-import type { AskInteraction } from './askComponents.js';
+import type { AskInteraction, FollowUpRow } from './askComponents.js';
 
 /**
  * Puts an answer in the deferral's place. When Discord holds the edit route longer than Veil waits (a long rate
@@ -10,7 +10,7 @@ import type { AskInteraction } from './askComponents.js';
  */
 export async function answerInPlace(
 	interaction: AskInteraction,
-	message: OutgoingMessage & { components?: ActionRowBuilder<ButtonBuilder>[] },
+	message: OutgoingMessage & { components?: FollowUpRow[] },
 	ephemeral: boolean,
 	ctx: InteractionContext,
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ButtonBuilder, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { APIActionRowComponent, APIButtonComponentWithCustomId, ButtonBuilder, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { Turn } from '../conversations/buildContents.js';
 import type { CustomIdPrefix } from '../discord/customId.js';
 
@@ -9,8 +9,8 @@ import type { CustomIdPrefix } from '../discord/customId.js';
 export interface AskComponents {
 	/** The button of the link-first answer, which opens /link's form. */
 	linkButton(): ButtonBuilder;
-	/** The Follow up button of a shown answer, for the conversation saved after it. */
-	followUpButton(conversationId: string): ButtonBuilder;
+	/** The row of a shown answer's Follow up button, for the conversation saved after it: every answer has one. */
+	followUpRow(conversationId: string): FollowUpRow;
 	/** The prefix of the mod-log's View reply button. */
 	readonly modlogViewPrefix: CustomIdPrefix;
 }
@@ -27,3 +27,6 @@ export interface AskRequest {
 	/** Whether the answer goes only to the member. */
 	readonly ephemeral: boolean;
 }
+
+/** A row of one button, as Discord takes it. */
+export type FollowUpRow = APIActionRowComponent<APIButtonComponentWithCustomId>;

@@ -1,4 +1,4 @@
-import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
+import { MessageFlags } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
@@ -10,11 +10,10 @@ type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 
 /**
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
- * button for the conversation saved with it. A one-message answer (nearly all of them) goes out before its
- * conversation is saved, so the store's write (its work on this thread and on the driver's) is not on the member's
- * wait; should the save fail, the button is taken off again. A button is pressed seconds after it appears at the
- * earliest, long after the save. A longer answer waits for the save, since its last message is a follow-up sent
- * after it.
+ * button for the conversation saved with it. The save is not on the member's wait: a one-message answer (nearly all
+ * of them) goes out before its conversation is saved, and should the save fail, the button is taken off again (a
+ * button is pressed seconds after it appears at the earliest, long after the save). A longer answer's first messages
+ * go out while the save is under way; only its last, which carries the button, waits for it.
  */
 export async function showAnswer(
 	interaction: AskInteraction,
@@ -28,7 +27,7 @@ export async function showAnswer(
 	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, interaction.guildId, verdict, request, ctx));
 	const parts = answerMessages(verdict.text, verdict.cutShort);
 	const withButton = (part: (typeof parts)[number]) =>
-		conversationId === undefined ? part : { ...part, components: [new ActionRowBuilder<ButtonBuilder>().addComponents(components.followUpButton(conversationId))] };
+		conversationId === undefined ? part : { ...part, components: [components.followUpRow(conversationId)] };
 
 	const [first, ...rest] = parts;
 	if (!first) return;
@@ -41,11 +40,12 @@ export async function showAnswer(
 		}
 		return;
 	}
-	const saved = await save();
+	// saveConversation never rejects: its failure is `false`.
+	const saving = save();
 	const last = rest.length - 1;
 	await answerInPlace(interaction, first, request.ephemeral, ctx);
 	for (const [index, message] of rest.entries()) {
-		const part = index === last && saved ? withButton(message) : message;
+		const part = index === last && (await saving) ? withButton(message) : message;
 		await interaction.followUp({ ...part, flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
 	}
 }

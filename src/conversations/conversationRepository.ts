@@ -5,6 +5,7 @@ import { SealError } from '../accounts/sealError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
 import { randomId } from '../storage/recordId.js';
+import { WriteBatch } from '../storage/writeBatch.js';
 import { HOUR_MS } from '../time/durations.js';
 
 const ID = /^[a-z0-9]{12}$/;
@@ -26,6 +27,17 @@ const conversationRecordSchema = z.discriminatedUnion('version', [
 
 // "conversation:" keeps this apart from a flag's or a member's associated data, so no record opens as another kind.
 const associatedData = (guildId: string, id: string) => `conversation:${guildId}:${id}`;
+
+/**
+ * How long a save waits for others to be written with it. A save follows the answer it belongs to out, and its
+ * Follow up button is pressed seconds later at the earliest; a crash within the window loses the conversation, and
+ * the button answers as for an expired one.
+ */
+export const SAVE_WINDOW_MS = 100;
+/** At most this many conversations a statement (each at most about 90 KB sealed, so a few MB at most). */
+const SAVE_BATCH_MAX = 64;
+
+type ConversationRecord = z.infer<typeof conversationRecordSchema>;
 
 /** A conversation as it stood after one shown answer: what a follow-up of that answer continues. */
 export interface Conversation {
@@ -62,12 +74,17 @@ export class ConversationRepository {
 	readonly #ttlMs: number;
 	readonly #keys: Keyring;
 	readonly #logger: Logger;
+	readonly #saves: WriteBatch<{ key: string; value: ConversationRecord; expiresAt: number }>;
 
 	constructor(store: Store, ttlHours: number, keys: Keyring, logger: Logger) {
 		this.#store = store;
 		this.#ttlMs = Math.max(1, Math.round(ttlHours * HOUR_MS));
 		this.#keys = keys;
 		this.#logger = logger;
+		// The store forgets each record when the record says it expires, however long it waited to be written.
+		const write = (records: ReadonlyArray<{ key: string; value: ConversationRecord; expiresAt: number }>) =>
+			store.setMany('conversations', records.map(({ key, value, expiresAt }) => ({ key, value, ttlMs: Math.max(1, expiresAt - Date.now()) })));
+		this.#saves = new WriteBatch(write, { windowMs: SAVE_WINDOW_MS, maxItems: SAVE_BATCH_MAX });
 	}
 
 	/** Saves the conversation after a shown answer (under `id`, or a new one), keeping only the turns a later body could hold. */
@@ -77,13 +94,14 @@ export class ConversationRepository {
 		const turns = trimHistory(conversation.turns, { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT - 1 });
 		const expiresAt = new Date(now.getTime() + this.#ttlMs);
 		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, turns };
-		const record: z.infer<typeof conversationRecordSchema> = {
+		const record: ConversationRecord = {
 			version: 2,
 			sealed: seal(JSON.stringify(content), associatedData(guildId, id), this.#keys.current),
 			createdAt: now.toISOString(),
 			expiresAt: expiresAt.toISOString(),
 		};
-		await this.#store.set('conversations', `${guildId}:${id}`, record, this.#ttlMs);
+		// Written with the other saves of the next SAVE_WINDOW_MS, in one statement.
+		await this.#saves.add({ key: `${guildId}:${id}`, value: record, expiresAt: expiresAt.getTime() });
 		return { id, guildId, ephemeral: conversation.ephemeral, turns, expiresAt };
 	}
 
@@ -93,6 +111,8 @@ export class ConversationRepository {
 	 */
 	async find(guildId: string, id: string, now = new Date()): Promise<Conversation | undefined> {
 		if (!ID.test(id)) return undefined;
+		// One saved here a moment ago may still be on its way to the store.
+		await this.#saves.settled(`${guildId}:${id}`);
 		const parsed = conversationRecordSchema.safeParse(await this.#store.get('conversations', `${guildId}:${id}`));
 		if (!parsed.success) return undefined;
 		const expiresAt = new Date(parsed.data.expiresAt);

@@ -79,6 +79,14 @@ export class Store {
 		if (ok === false) throw new StoreError(`store refused set ${area}`);
 	}
 
+	/** Stores each value, each forgotten after its own `ttlMs` when it has one: one statement on SQLite, one transaction on Redis. */
+	async setMany(area: StoreArea, entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttlMs?: number }>): Promise<void> {
+		if (entries.length === 0) return;
+		const results = await this.#write(`set many ${area}`, () => this.#keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key: `${area}:${key}`, value, ttl: ttlMs }))));
+		// Redis's adapter answers nothing: its transaction either ran or threw.
+		if (Array.isArray(results) && results.some((ok) => ok === false)) throw new StoreError(`store refused set many ${area}`);
+	}
+
 	/** Deletes the record; true when there was one. */
 	delete(area: StoreArea, key: string): Promise<boolean> {
 		return this.#write(`delete ${area}`, () => this.#keyv.delete(`${area}:${key}`));
@@ -150,6 +158,19 @@ export async function openStore(storeUrl: string, logger: Logger, options: Store
 		await sqliteAdapter.close();
 		sqliteAdapter.query = connection.query;
 		sqliteAdapter.close = connection.close;
+		// keyv writes many entries with the adapter's setMany when it has one (else one statement each): here one
+		// upsert of them all, in the shape of the adapter's own set.
+		const table = sqliteAdapter.opts.table ?? 'keyv';
+		Object.assign(sqliteAdapter, {
+			setMany: async (entries: Array<{ key: string; value: unknown }>) => {
+				await connection.query(
+					`INSERT INTO ${table} (key, value) SELECT json_extract(value, '$.key'), json_extract(value, '$.value') FROM json_each(?) WHERE true
+					ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+					JSON.stringify(entries.map(({ key, value }) => ({ key, value }))),
+				);
+				return entries.map(() => true);
+			},
+		});
 		backend = { kind: 'sqlite', gate: connection.gate, query: connection.query };
 		// Deleted rows are overwritten, not just unlinked: an unlinked member's tokens and a dismissed flag's text
 		// must not linger in free pages of the file.

@@ -50,6 +50,23 @@ describe.each(backends)('store on %s', (_kind, makeUrl) => {
 		}
 	});
 
+	it('writes many records at once, each readable alone, over what was there, with their time to live', async () => {
+		const store = await open(makeUrl(), `test-${randomUUID()}`);
+		try {
+			await store.set('conversations', 'c2', { old: true });
+			const entries = Array.from({ length: 40 }, (_, n) => ({ key: `c${n}`, value: { n, text: `it's "quoted" ${'é'.repeat(n)}` } }));
+			await store.setMany('conversations', entries.map((entry) => ({ ...entry, ttlMs: 60_000 })));
+			expect(await store.getMany('conversations', entries.map(({ key }) => key))).toEqual(entries.map(({ value }) => value));
+			expect(await store.get('accounts', 'c1')).toBeUndefined();
+			await store.setMany('conversations', [{ key: 'short', value: { n: 'short' }, ttlMs: 40 }]);
+			await new Promise((resolve) => setTimeout(resolve, 120));
+			expect(await store.get('conversations', 'short')).toBeUndefined();
+			expect(await store.get('conversations', 'c39')).toEqual(entries[39]?.value);
+		} finally {
+			await store.close();
+		}
+	});
+
 	it('forgets a record after its time to live', async () => {
 		const store = await open(makeUrl(), `test-${randomUUID()}`);
 		try {
