@@ -2,6 +2,7 @@ import { MessageFlags, RateLimitError } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import type { OutgoingMessage } from '../replies/answerMessages.js';
 import type { AskInteraction, FollowUpRow } from './askComponents.js';
+import { editOriginal } from '../discord/editOriginal.js';
 
 /**
  * Puts an answer in the deferral's place. When Discord holds the edit route longer than Veil waits (a long rate
@@ -15,7 +16,9 @@ export async function answerInPlace(
 	ctx: InteractionContext,
 ): Promise<void> {
 	try {
-		await interaction.editReply(message);
+		// An attachment (a long answer's reply.md) goes by discord.js, which uploads it; text alone goes straight.
+		if (message.files?.length) await interaction.editReply(message);
+		else await editOriginal(interaction, message);
 	} catch (error) {
 		if (!(error instanceof RateLimitError)) throw error;
 		ctx.log.warn({ retryAfterMs: error.retryAfter }, 'the edit route is rate limited: the answer goes as a follow-up');
