@@ -55,8 +55,13 @@ describe.skipIf(!redisUrl)("the operators' endpoint (METRICS_PORT), over HTTP", 
 		harness.upstream.scriptGeneration({ status: 500 }, { status: 500 }, { status: 500 });
 		expect((await ask(linked, 'failing prompt')).original?.content).toBeTruthy();
 
-		const after = await samples(port);
+		// A shown ask is counted once its conversation is saved, which follows the answer by up to SAVE_WINDOW_MS.
+		let after = await samples(port);
 		const moved = (outcome: string) => after(`veil_asks_total{outcome="${outcome}"}`) - before(`veil_asks_total{outcome="${outcome}"}`);
+		await pollUntil(async () => {
+			after = await samples(port);
+			return moved('shown') > 0;
+		}, 'the shown ask counted');
 		expect({ shown: moved('shown'), hidden: moved('hidden'), refused: moved('refused'), error: moved('error'), busy: moved('busy'), limited: moved('limited') }).toEqual({
 			shown: 1,
 			hidden: 1,
