@@ -6,6 +6,7 @@ import type { Registry } from './registry.js';
 import { parseCustomId } from './customId.js';
 import { NO_MENTIONS } from './mentions.js';
 import { messages } from '../answers/messages.js';
+import { lazyChild } from '../logging/lazyChild.js';
 
 
 /** The reason an interaction still running when the shutdown grace runs out is stopped with. */
@@ -74,12 +75,12 @@ export class InteractionRouter {
 
 	async #run(interaction: Interaction): Promise<void> {
 		if (!interaction.isRepliable()) return;
-		const log = this.#ctx.logger.child({
+		const log = lazyChild(this.#ctx.logger, () => ({
 			interactionId: interaction.id,
 			userId: interaction.user.id,
 			guildId: interaction.guildId ?? undefined,
 			route: describeRoute(interaction),
-		});
+		}));
 		const controller = new AbortController();
 		this.#controllers.add(controller);
 		const ctx: InteractionContext = { ...this.#ctx, log, signal: controller.signal };
