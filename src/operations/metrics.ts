@@ -56,8 +56,24 @@ const generation = new Histogram({
 	registers: [registry],
 	collect: applyPending,
 });
-const queueLength = new Gauge({ name: 'veil_ask_queue_length', help: 'Asks waiting in line for a generation slot.', registers: [registry] });
-const inFlight = new Gauge({ name: 'veil_asks_in_flight', help: 'Generation calls in flight.', registers: [registry] });
+// The line changes twice an ask; its gauges are set from the latest counts when they are read.
+const line = { waiting: 0, running: 0 };
+new Gauge({
+	name: 'veil_ask_queue_length',
+	help: 'Asks waiting in line for a generation slot.',
+	registers: [registry],
+	collect() {
+		this.set(line.waiting);
+	},
+});
+new Gauge({
+	name: 'veil_asks_in_flight',
+	help: 'Generation calls in flight.',
+	registers: [registry],
+	collect() {
+		this.set(line.running);
+	},
+});
 const storeErrors = new Counter({ name: 'veil_store_errors_total', help: 'Store operations that failed or timed out.', registers: [registry] });
 
 const watchedClients = new Set<Client>();
@@ -114,11 +130,11 @@ export function observeGeneration(seconds: number): void {
 
 /** For admission: how many asks wait in line, and how many generation calls run. */
 export function setAskQueueLength(waiting: number): void {
-	queueLength.set(waiting);
+	line.waiting = waiting;
 }
 
 export function setAsksInFlight(running: number): void {
-	inFlight.set(running);
+	line.running = running;
 }
 
 export function recordStoreError(): void {
