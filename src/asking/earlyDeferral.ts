@@ -27,15 +27,7 @@ export class EarlyDeferral {
 		this.#deferring.catch(() => undefined);
 	}
 
-	/**
-	 * Resolves once the deferral's request is on its way: discord.js writes it within the turn of the event loop it
-	 * was made in (unless Discord's rate limit holds it back), so work started after this no longer delays it.
-	 */
-	sent(): Promise<void> {
-		return new Promise((resolve) => setImmediate(resolve));
-	}
-
-	/** Resolves once Discord has the deferral: nothing goes upstream before, and nothing edits it. */
+	/** Resolves once Discord has the deferral: nothing goes upstream before. */
 	landed(): Promise<unknown> {
 		return this.#deferring;
 	}
