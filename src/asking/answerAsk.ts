@@ -1,4 +1,4 @@
-import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { PermissionFlagsBits } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import { buildContents } from '../conversations/buildContents.js';
 import { judgeResponse } from '../generation/safetyVerdict.js';
@@ -10,6 +10,7 @@ import { findLinkQuietly, linkFirstAnswer, mustLinkFirst, type LinkGate } from '
 import { showAnswer } from './showAnswer.js';
 import { waitInLine } from './waitInLine.js';
 import { EarlyDeferral } from './earlyDeferral.js';
+import { deferOriginal } from '../discord/originalResponse.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
 import type { Ticket } from '../admission/askLine.js';
 import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
@@ -93,7 +94,7 @@ async function askOnce(
 		}
 		admitted.started();
 
-		if (!early) await interaction.deferReply({ flags: request.ephemeral ? MessageFlags.Ephemeral : undefined });
+		if (!early) await deferOriginal(interaction, request.ephemeral);
 		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 

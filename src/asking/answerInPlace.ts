@@ -2,7 +2,7 @@ import { MessageFlags, RateLimitError } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import type { OutgoingMessage } from '../replies/answerMessages.js';
 import type { AskInteraction, FollowUpRow } from './askComponents.js';
-import { editOriginal } from '../discord/editOriginal.js';
+import { editOriginal } from '../discord/originalResponse.js';
 
 /**
  * Puts an answer in the deferral's place. When Discord holds the edit route longer than Veil waits (a long rate

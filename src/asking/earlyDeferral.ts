@@ -1,5 +1,6 @@
 import { MessageFlags, type ActionRowBuilder, type ButtonBuilder } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
+import { deferOriginal } from '../discord/originalResponse.js';
 import type { AskInteraction } from './askComponents.js';
 
 /** What a refusal says: its sentence, and the button it may carry (the link-first one). */
@@ -22,7 +23,7 @@ export class EarlyDeferral {
 	constructor(interaction: AskInteraction, ephemeral: boolean) {
 		this.#interaction = interaction;
 		this.#ephemeral = ephemeral;
-		this.#deferring = interaction.deferReply({ flags: ephemeral ? MessageFlags.Ephemeral : undefined });
+		this.#deferring = deferOriginal(interaction, ephemeral);
 		// Whoever awaits the deferral meets its failure; until then it must not count as unhandled.
 		this.#deferring.catch(() => undefined);
 	}

@@ -1,10 +1,25 @@
-import { Routes, type APIActionRowComponent, type APIButtonComponentWithCustomId, type MessageMentionOptions, type RepliableInteraction } from 'discord.js';
+import { InteractionResponseType, MessageFlags, Routes, type APIActionRowComponent, type APIButtonComponentWithCustomId, type MessageMentionOptions, type RepliableInteraction } from 'discord.js';
 
 /** A text message with a row of buttons at most: what an answer replaces its deferral with. */
 export interface OriginalEdit {
 	readonly content: string;
 	readonly components?: ReadonlyArray<APIActionRowComponent<APIButtonComponentWithCustomId>>;
 	readonly allowedMentions: MessageMentionOptions;
+}
+
+/**
+ * Defers the interaction's answer ("thinking…", only for the member when `ephemeral`): the callback discord.js's
+ * `deferReply` sends, sent by the client's REST directly, without the bit field, query and response object it builds
+ * on every ask. The interaction's state changes as `deferReply` changes it, so its other methods work as usual.
+ */
+export async function deferOriginal(interaction: RepliableInteraction, ephemeral: boolean): Promise<void> {
+	if (interaction.deferred || interaction.replied) throw new Error('the interaction has been acknowledged already');
+	await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
+		body: { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: ephemeral ? MessageFlags.Ephemeral : 0 } },
+		auth: false,
+	});
+	interaction.deferred = true;
+	interaction.ephemeral = ephemeral;
 }
 
 /**
