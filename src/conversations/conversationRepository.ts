@@ -39,6 +39,9 @@ const SAVE_BATCH_MAX = 64;
 
 type ConversationRecord = z.infer<typeof conversationRecordSchema>;
 
+/** A save waiting in the batch: the record, and when the store is to forget it. */
+type PendingSave = { readonly key: string; readonly value: ConversationRecord; readonly expiresAt: number };
+
 /** A conversation as it stood after one shown answer: what a follow-up of that answer continues. */
 export interface Conversation {
 	readonly id: string;
@@ -74,7 +77,7 @@ export class ConversationRepository {
 	readonly #ttlMs: number;
 	readonly #keys: Keyring;
 	readonly #logger: Logger;
-	readonly #saves: WriteBatch<{ key: string; value: ConversationRecord; expiresAt: number }>;
+	readonly #saves: WriteBatch<PendingSave>;
 
 	constructor(store: Store, ttlHours: number, keys: Keyring, logger: Logger) {
 		this.#store = store;
@@ -82,7 +85,7 @@ export class ConversationRepository {
 		this.#keys = keys;
 		this.#logger = logger;
 		// The store forgets each record when the record says it expires, however long it waited to be written.
-		const write = (records: ReadonlyArray<{ key: string; value: ConversationRecord; expiresAt: number }>) =>
+		const write = (records: readonly PendingSave[]) =>
 			store.setMany('conversations', records.map(({ key, value, expiresAt }) => ({ key, value, ttlMs: Math.max(1, expiresAt - Date.now()) })));
 		this.#saves = new WriteBatch(write, { windowMs: SAVE_WINDOW_MS, maxItems: SAVE_BATCH_MAX });
 	}

@@ -30,7 +30,7 @@ type LinkOutcome = (typeof LINK_OUTCOMES)[number];
 
 /**
  * What every ask adds, kept as plain numbers until the metrics are read: prom-client's label hashing and bucket
- * search on each ask cost more than the rest of its bookkeeping. Applied at every read, and when many gather.
+ * search showed at tens of µs an ask in the profile. Applied at every read, and when many gather.
  */
 const pendingAsks = new Map<AskOutcome, number>();
 const pendingGenerations: number[] = [];

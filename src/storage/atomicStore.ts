@@ -35,7 +35,7 @@ export interface AtomicStore {
 	read(key: string): Promise<string | undefined>;
 	/**
 	 * Every value whose key starts with `prefix`, keys given as `read` takes them. A scan of the whole store: for a
-	 * one-time look at start, never on an ask's path.
+	 * one-time look (a record made from what is stored), never on an ask's path.
 	 */
 	readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>>;
 	/** Sets `key` to `next` only if it holds `expected` (undefined: nothing); true when it did. */

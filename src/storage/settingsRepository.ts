@@ -38,8 +38,6 @@ export class SettingsRepository {
 	readonly #recent = new Map<string, { settings: GuildSettings; readAt: number }>();
 	/** Servers with no settings left in the keyv store: nothing writes there any more, so one look each is enough. */
 	readonly #noLegacy = new Set<string>();
-	/** Servers whose settings, as this process last read or wrote them, set a daily limit. */
-	readonly #limited = new Set<string>();
 	readonly #limitedServers: LimitedServers;
 
 	constructor(store: Store, atomic: AtomicStore) {
@@ -102,12 +100,11 @@ export class SettingsRepository {
 	 * process may have set a limit since.
 	 */
 	lastSeenLimited(guildId: string): boolean {
-		return this.#recent.has(guildId) ? this.#limited.has(guildId) : this.#limitedServers.lastSeen(guildId);
+		const recent = this.#recent.get(guildId);
+		return recent ? recent.settings.asksPerDay !== undefined : this.#limitedServers.lastSeen(guildId);
 	}
 
 	#remember(guildId: string, settings: GuildSettings): void {
-		if (settings.asksPerDay === undefined) this.#limited.delete(guildId);
-		else this.#limited.add(guildId);
 		this.#recent.delete(guildId);
 		this.#recent.set(guildId, { settings, readAt: Date.now() });
 		if (this.#recent.size > RECENT_SETTINGS_MAX) this.#recent.delete(this.#recent.keys().next().value as string);
