@@ -32,7 +32,9 @@ interface AskOptions {
  * before anything goes upstream: one ask per member, their rate and the breaker before any read; then the reads
  * that decide the first answer (the link-first one, the server's daily limit) and a place in line. Then the
  * deferral (which fixes the answer's visibility), the wait in line, the generation call under the breaker, the
- * verdict, and the shown answer with its Follow up button or the hidden-answer notice and flag.
+ * verdict, and the shown answer with its Follow up button or the hidden-answer notice and flag. An early deferral
+ * (see EarlyDeferral) is still on its way while the reads and the generation call run; everything that edits it,
+ * the router's error answer included, waits until Discord has it.
  */
 export async function answerAsk(...args: Parameters<typeof askOnce>): Promise<void> {
 	// Every ask is counted once, by how it ended (see the README's metrics).
@@ -50,18 +52,16 @@ async function askOnce(
 	options: AskOptions = {},
 ): Promise<AskOutcome> {
 	const admitted = ctx.admission.admit(interaction.user.id);
+	let early: EarlyDeferral | undefined;
 	try {
 		const exempt = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
 		let ticket: Ticket | undefined;
-		let early: EarlyDeferral | undefined;
 		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || !ctx.settings.lastSeenLimited(interaction.guildId))) {
 			ticket = admitted.enterLine(ctx.signal);
 			early = new EarlyDeferral(interaction, options.early.ephemeral);
-			// The reads wait for the acknowledgement rather than run beside it: the store's work (its thread, its
-			// callbacks) would otherwise compete with the deferral on its way out. Started once the request was merely
-			// written, they ran during its round trip, and on two cores shared with the local Discord the bench's ack
-			// p50 at 40/s went from the bare bot's to 1.5× it, for no measurable gain in the time to the answer.
-			await early.landed();
+			// The reads, and the generation call they allow, go on while the deferral makes its round trip: with
+			// Discord far away that is a round trip off every answer. Only what touches the deferral waits for it.
+			await early.sent();
 		}
 		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined];
 		try {
@@ -95,6 +95,8 @@ async function askOnce(
 		admitted.started();
 
 		if (!early) await deferOriginal(interaction, request.ephemeral);
+		// The line's "asks ahead" edits change the deferral.
+		else if (ticket.waitedOnEntry) await early.landed();
 		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
@@ -109,6 +111,8 @@ async function askOnce(
 				.generate(input, { credentials: account?.credentials, signal: ctx.signal })
 				.finally(() => observeGeneration((performance.now() - started) / 1000));
 		});
+		// Should Discord have refused the deferral, the answer has nowhere to go: the router logs it.
+		if (early) await early.landed();
 		const verdict = judgeResponse(response);
 		if (verdict.kind === 'shown') {
 			// Every ask is counted in the metrics; a line for each shown one is for debugging only.
@@ -121,6 +125,10 @@ async function askOnce(
 		const noticeMessageId = request.ephemeral ? undefined : await noticeMessageIdOf(interaction, ctx);
 		await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral }, components, ctx);
 		return 'hidden';
+	} catch (error) {
+		// The router answers in the deferral's place, which it can only do once Discord has the deferral.
+		await early?.settled();
+		throw error;
 	} finally {
 		admitted.end();
 	}

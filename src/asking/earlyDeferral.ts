@@ -11,7 +11,8 @@ interface Refusal {
 
 /**
  * The deferral of an ask sent before the reads that decide it, for a member this process last found linked: the
- * acknowledgement then waits for nothing in the store. The reads still decide. Should they refuse the ask after all
+ * acknowledgement then waits for nothing in the store, and the reads and the generation call go on during its round
+ * trip ({@link sent}); edits wait until it {@link landed}. The reads still decide. Should they refuse the ask after all
  * (the member unlinked in another process, or a daily limit set there), {@link refuse} answers the member alone
  * and leaves nothing public behind.
  */
@@ -28,9 +29,22 @@ export class EarlyDeferral {
 		this.#deferring.catch(() => undefined);
 	}
 
-	/** Resolves once Discord has the deferral: nothing goes upstream before. */
+	/**
+	 * Resolves once the deferral's request is on its way: discord.js writes it within the turn of the event loop it
+	 * was made in (unless Discord's rate limit holds it back), so work started after this no longer delays it.
+	 */
+	sent(): Promise<void> {
+		return new Promise((resolve) => setImmediate(resolve));
+	}
+
+	/** Resolves once Discord has the deferral: nothing edits it before. */
 	landed(): Promise<unknown> {
 		return this.#deferring;
+	}
+
+	/** Resolves once the deferral has landed or failed. */
+	settled(): Promise<unknown> {
+		return this.#deferring.catch(() => undefined);
 	}
 
 	/** Answers a refusal in the deferral's place, to the member alone. */

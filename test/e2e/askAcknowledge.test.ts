@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../support/discord/emulator.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
 import { freshServer } from '../support/moderation.js';
@@ -56,6 +56,47 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		expect(state.callbacks.map((callback) => callback.type)).toEqual([5]);
 		expect(state.ephemeral).toBe(false);
 		expect(state.original?.content).toBe('Answer to: early');
+	});
+
+	it('has the question on its way to the model while Discord takes the deferral, and the answer edits it only after', async () => {
+		const { discord, upstream } = harness();
+		const member = makeUser('regular-waiting');
+		await harness().linkMember(member.id);
+		expect((await ask(harness(), member, 'seen linked').waitForAnswer()).original?.content).toBe('Answer to: seen linked');
+		// Discord holds the deferral back for half a second.
+		discord.injectRestFailure({
+			method: 'POST',
+			pathIncludes: '/callback',
+			status: 429,
+			headers: { 'retry-after': '0.5', 'x-ratelimit-scope': 'user' },
+			body: { message: 'You are being rate limited.', retry_after: 0.5, global: false },
+		});
+		const since = discord.requests.length;
+		const state = await ask(harness(), member, 'while it waits').waitForAnswer(10_000);
+		expect(state.original?.content).toBe('Answer to: while it waits');
+		const ofThisAsk = discord.requests.slice(since);
+		const accepted = ofThisAsk.find((request) => request.path.includes('/callback') && request.status !== 429);
+		const edit = ofThisAsk.find((request) => request.method === 'PATCH' && request.path.includes('/messages/@original'));
+		const generation = upstream.requests.find((request) => JSON.stringify(request.json ?? '').includes('while it waits'));
+		expect(accepted).toBeDefined();
+		expect(generation?.at ?? Infinity).toBeLessThan(accepted?.at ?? 0);
+		expect(edit?.at ?? 0).toBeGreaterThanOrEqual(accepted?.at ?? Infinity);
+	});
+
+	it('whose deferral Discord refuses leaves nothing half-done, and the next ask is answered', async () => {
+		const { discord } = harness();
+		const member = makeUser('regular-refused');
+		await harness().linkMember(member.id);
+		expect((await ask(harness(), member, 'seen linked').waitForAnswer()).original?.content).toBe('Answer to: seen linked');
+		// The interaction is gone by the time the deferral arrives (and so for the error answer after it).
+		discord.injectRestFailure({ method: 'POST', pathIncludes: '/callback', status: 404, body: { message: 'Unknown interaction', code: 10062 }, times: 2 });
+		const since = discord.requests.length;
+		const lost = ask(harness(), member, 'too late');
+		const refusals = () => discord.requests.slice(since).filter((request) => request.path.includes(`/${lost.id}/`) && request.status === 404);
+		await vi.waitFor(() => expect(refusals()).toHaveLength(2), { timeout: 5000, interval: 20 });
+		expect((await ask(harness(), member, 'next').waitForAnswer()).original?.content).toBe('Answer to: next');
+		expect(lost.state().originalEdits).toBe(0);
+		expect(discord.requests.slice(since).filter((request) => request.method === 'PATCH' && request.path.includes(lost.token))).toEqual([]);
 	});
 });
 
