@@ -108,10 +108,10 @@ async function askOnce(
 		const response = await admitted.callUpstream(() => {
 			const started = performance.now();
 			return ctx.generation
-				.generate(input, { credentials: account?.credentials, signal: ctx.signal })
+				.generate(input, { credentials: account?.credentials, signal: early ? early.orRefused(ctx.signal) : ctx.signal })
 				.finally(() => observeGeneration((performance.now() - started) / 1000));
 		});
-		// Should Discord have refused the deferral, the answer has nowhere to go: the router logs it.
+		// Should Discord refuse the deferral, the answer has nowhere to go (the call stops): the router logs it.
 		if (early) await early.landed();
 		const verdict = judgeResponse(response);
 		if (verdict.kind === 'shown') {

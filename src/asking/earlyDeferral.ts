@@ -20,13 +20,22 @@ export class EarlyDeferral {
 	readonly #interaction: AskInteraction;
 	readonly #ephemeral: boolean;
 	readonly #deferring: Promise<unknown>;
+	readonly #refused = new AbortController();
 
 	constructor(interaction: AskInteraction, ephemeral: boolean) {
 		this.#interaction = interaction;
 		this.#ephemeral = ephemeral;
 		this.#deferring = deferOriginal(interaction, ephemeral);
 		// Whoever awaits the deferral meets its failure; until then it must not count as unhandled.
-		this.#deferring.catch(() => undefined);
+		this.#deferring.catch((error: unknown) => this.#refused.abort(error));
+	}
+
+	/**
+	 * `signal`, which also aborts should Discord refuse the deferral: a generation call made while the deferral is on
+	 * its way stops then, since its answer would have nowhere to go.
+	 */
+	orRefused(signal: AbortSignal): AbortSignal {
+		return AbortSignal.any([signal, this.#refused.signal]);
 	}
 
 	/**

@@ -3,6 +3,7 @@ import { makeUser } from '../support/discord/emulator.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
 import { freshServer } from '../support/moderation.js';
 import { PausableProxy } from '../support/pausableProxy.js';
+import { safeResponse } from '../support/upstreamStandIn.js';
 import { utcDay } from '../../src/admission/dailyLimit.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
@@ -83,8 +84,13 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		expect(edit?.at ?? 0).toBeGreaterThanOrEqual(accepted?.at ?? Infinity);
 	});
 
-	it('whose deferral Discord refuses leaves nothing half-done, and the next ask is answered', async () => {
-		const { discord } = harness();
+	it('whose deferral Discord refuses stops the generation call and leaves nothing half-done; the next ask is answered', async () => {
+		const { discord, upstream } = harness();
+		// The model would take 4 s over this question: the ask ends long before, its answer having nowhere to go.
+		upstream.setDefaultGeneration((request) => {
+			const prompt = (request.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents.at(-1)?.parts[0]?.text;
+			return { json: safeResponse(`Answer to: ${prompt}`), delayMs: prompt === 'too late' ? 4000 : 0 };
+		});
 		const member = makeUser('regular-refused');
 		await harness().linkMember(member.id);
 		expect((await ask(harness(), member, 'seen linked').waitForAnswer()).original?.content).toBe('Answer to: seen linked');
@@ -93,7 +99,7 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		const since = discord.requests.length;
 		const lost = ask(harness(), member, 'too late');
 		const refusals = () => discord.requests.slice(since).filter((request) => request.path.includes(`/${lost.id}/`) && request.status === 404);
-		await vi.waitFor(() => expect(refusals()).toHaveLength(2), { timeout: 5000, interval: 20 });
+		await vi.waitFor(() => expect(refusals()).toHaveLength(2), { timeout: 2000, interval: 20 });
 		expect((await ask(harness(), member, 'next').waitForAnswer()).original?.content).toBe('Answer to: next');
 		expect(lost.state().originalEdits).toBe(0);
 		expect(discord.requests.slice(since).filter((request) => request.method === 'PATCH' && request.path.includes(lost.token))).toEqual([]);
