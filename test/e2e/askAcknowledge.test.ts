@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser, routeRateLimit } from '../support/discord/emulator.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
 import { freshServer } from '../support/moderation.js';
 import { PausableProxy } from '../support/pausableProxy.js';
@@ -65,13 +65,7 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		await harness().linkMember(member.id);
 		expect((await ask(harness(), member, 'seen linked').waitForAnswer()).original?.content).toBe('Answer to: seen linked');
 		// Discord holds the deferral back for half a second.
-		discord.injectRestFailure({
-			method: 'POST',
-			pathIncludes: '/callback',
-			status: 429,
-			headers: { 'retry-after': '0.5', 'x-ratelimit-scope': 'user' },
-			body: { message: 'You are being rate limited.', retry_after: 0.5, global: false },
-		});
+		discord.injectRestFailure(routeRateLimit('POST', '/callback', 0.5));
 		const since = discord.requests.length;
 		const state = await ask(harness(), member, 'while it waits').waitForAnswer(10_000);
 		expect(state.original?.content).toBe('Answer to: while it waits');

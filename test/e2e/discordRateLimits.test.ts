@@ -1,6 +1,6 @@
 import { Routes } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser, type RecordedRequest } from '../support/discord/emulator.js';
+import { makeUser, routeRateLimit, type RecordedRequest } from '../support/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 
@@ -55,13 +55,7 @@ describe('a 429 from Discord', () => {
 	it('on an answer edit is waited out for its retry_after, then the answer lands', async () => {
 		const { discord, upstream } = harness();
 		upstream.setDefaultGeneration({ json: safeResponse('worth the wait') });
-		discord.injectRestFailure({
-			method: 'PATCH',
-			pathIncludes: '/messages/@original',
-			status: 429,
-			headers: { 'retry-after': '1', 'x-ratelimit-scope': 'user' },
-			body: { message: 'You are being rate limited.', retry_after: 1, global: false },
-		});
+		discord.injectRestFailure(routeRateLimit('PATCH', '/messages/@original', 1));
 		const since = discord.requests.length;
 		const state = await ask('limited').waitForAnswer(10_000);
 		expect(state.original?.content).toBe('worth the wait');
@@ -75,13 +69,7 @@ describe('a 429 from Discord', () => {
 	it('on the interaction callback is waited out too, and the deferral still arrives', async () => {
 		const { discord, upstream } = harness();
 		upstream.setDefaultGeneration({ json: safeResponse('deferred after a wait') });
-		discord.injectRestFailure({
-			method: 'POST',
-			pathIncludes: '/callback',
-			status: 429,
-			headers: { 'retry-after': '0.5', 'x-ratelimit-scope': 'user' },
-			body: { message: 'You are being rate limited.', retry_after: 0.5, global: false },
-		});
+		discord.injectRestFailure(routeRateLimit('POST', '/callback', 0.5));
 		const since = discord.requests.length;
 		const state = await ask('limited callback').waitForAnswer(10_000);
 		expect(state.original?.content).toBe('deferred after a wait');

@@ -37,6 +37,7 @@ export type {
 } from './model.js';
 export type { IdentifyRecord } from './gateway.js';
 export type { RestFailure } from './rest.js';
+export { routeRateLimit } from './rest.js';
 export { snowflake } from './ids.js';
 export { DEFAULT_BOT_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
 export { makeUser } from './users.js';

@@ -30,6 +30,17 @@ export interface RestFailure {
 	times?: number;
 }
 
+/** A 429 of a per-route limit (scope `user`) on the next matching request, to be retried after `seconds`. */
+export function routeRateLimit(method: string, pathIncludes: string, seconds: number): RestFailure {
+	return {
+		method,
+		pathIncludes,
+		status: 429,
+		headers: { 'retry-after': String(seconds), 'x-ratelimit-scope': 'user' },
+		body: { message: 'You are being rate limited.', retry_after: seconds, global: false },
+	};
+}
+
 export interface RestOptions {
 	restDelayMs: number;
 	interactionDeadlineMs: number;
