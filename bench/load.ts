@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord.js';
-import type { DiscordEmulator, GuildModel, RecordedRequest } from '../test/support/discord/emulator.js';
+import type { DiscordEmulator, GuildModel, RecordedRequest } from '../sandbox/discord/emulator.js';
 
 /** One /ask the bench sent, and when Discord (the emulator) heard back about it. */
 interface Ask {

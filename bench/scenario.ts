@@ -6,7 +6,7 @@ import type { APIUser } from 'discord.js';
 import { AccountRepository } from '../src/accounts/accountRepository.js';
 import { createLogger } from '../src/logging/logger.js';
 import { openStore } from '../src/storage/store.js';
-import { DiscordEmulator, makeUser, type GuildModel } from '../test/support/discord/emulator.js';
+import { DiscordEmulator, makeUser, type GuildModel } from '../sandbox/discord/emulator.js';
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { AskTracker, type LoadResult } from './load.js';
 import { ROOT, startBotProcess, type BotUnderTest } from './botUnderTest.js';

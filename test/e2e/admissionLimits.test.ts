@@ -1,11 +1,11 @@
 import type { APIUser } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeUser, type EmulatorMessage, type InteractionState } from '../support/discord/emulator.js';
+import { makeUser, type EmulatorMessage, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { generationCount } from '../support/admission.js';
 import { echoLastPrompt, followUp, settled } from '../support/conversations.js';
 import { ADMIN_PERMISSIONS, freshServer, runSubcommand, type Where } from '../support/moderation.js';
-import { PLAIN_MEMBER_PERMISSIONS } from '../support/discord/emulator.js';
+import { PLAIN_MEMBER_PERMISSIONS } from '../../sandbox/discord/emulator.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 
 /** /ask as `where`, waiting for the whole answer. */

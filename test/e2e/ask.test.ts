@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmulatorMessage, InteractionState } from '../support/discord/emulator.js';
-import { makeUser } from '../support/discord/emulator.js';
+import type { EmulatorMessage, InteractionState } from '../../sandbox/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { generationResponse, ratingsWith, safeResponse, type ScriptedAnswer } from '../support/upstreamStandIn.js';
 

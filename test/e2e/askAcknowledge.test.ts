@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeUser, routeRateLimit } from '../support/discord/emulator.js';
+import { makeUser, routeRateLimit } from '../../sandbox/discord/emulator.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
 import { freshServer } from '../support/moderation.js';
 import { PausableProxy } from '../support/pausableProxy.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 

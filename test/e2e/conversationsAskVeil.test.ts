@@ -1,6 +1,6 @@
 import type { APIUser } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeUser, type EmulatorMessage, type InteractionState } from '../support/discord/emulator.js';
+import { makeUser, type EmulatorMessage, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { answerMessages, buttonsOf, echoLastPrompt, followUpAnswer, generationRequestsSince, settled, turnsOf } from '../support/conversations.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, type InteractionState } from '../support/discord/emulator.js';
+import { makeUser, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { sqliteBytes } from '../support/sqliteBytes.js';
 import { answerMessages, ask, followUp, followUpIdOf, settled } from '../support/conversations.js';

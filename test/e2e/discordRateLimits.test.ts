@@ -1,6 +1,6 @@
 import { Routes } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser, routeRateLimit, type RecordedRequest } from '../support/discord/emulator.js';
+import { makeUser, routeRateLimit, type RecordedRequest } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 

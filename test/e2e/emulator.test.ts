@@ -23,7 +23,7 @@ import {
 } from 'discord.js';
 import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DiscordEmulator, makeUser, type DiscordEmulatorOptions } from '../support/discord/emulator.js';
+import { DiscordEmulator, makeUser, type DiscordEmulatorOptions } from '../../sandbox/discord/emulator.js';
 
 let emulator: DiscordEmulator;
 let client: Client | undefined;

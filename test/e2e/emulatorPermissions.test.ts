@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Client, DiscordAPIError, Events, GatewayIntentBits, PermissionFlagsBits, Routes, type Interaction, type TextChannel } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../support/discord/emulator.js';
+import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../../sandbox/discord/emulator.js';
 
 // The emulator's permission model and DMs, through a real discord.js client: what Veil's moderator checks and
 // private releases stand on.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIUser } from 'discord-api-types/v10';
 import { expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 import { ask as askAndSettle, echoLastPrompt, followUp, followUpAnswer, generationRequestsSince, turnsOf } from '../support/conversations.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIUser } from 'discord-api-types/v10';
-import { makeUser, type InteractionState } from '../support/discord/emulator.js';
+import { makeUser, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { generationResponse, type LoginShape } from '../support/upstreamStandIn.js';
 

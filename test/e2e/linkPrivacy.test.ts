@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { sqliteBytes } from '../support/sqliteBytes.js';
 import { safeResponse } from '../support/upstreamStandIn.js';

@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser, PLAIN_MEMBER_PERMISSIONS, type InteractionState } from '../support/discord/emulator.js';
+import { makeUser, PLAIN_MEMBER_PERMISSIONS, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import {
 	ADMIN_PERMISSIONS,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import {
 	ADMIN_PERMISSIONS,

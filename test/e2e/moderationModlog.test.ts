@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { generationResponse, ratingsWith } from '../support/upstreamBodies.js';
 import {

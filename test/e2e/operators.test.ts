@@ -1,6 +1,6 @@
 import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/moderation.js';
 import { metricsText, readyz, samples, sample } from '../support/operators.js';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeUser, type InteractionState } from '../support/discord/emulator.js';
+import { makeUser, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { door } from '../support/admission.js';
 import { echoLastPrompt, settled } from '../support/conversations.js';

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, PermissionsBitField, REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberFactsFromPayload, PermissionLookup } from '../../src/discord/permissionLookup.js';
-import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../support/discord/emulator.js';
+import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../../sandbox/discord/emulator.js';
 
 // The lookup over real HTTP against the local Discord, with no discord.js cache anywhere: only REST.
 

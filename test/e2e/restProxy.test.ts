@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscordEmulator } from '../support/discord/emulator.js';
+import { DiscordEmulator } from '../../sandbox/discord/emulator.js';
 import { runScript } from '../support/botProcess.js';
 import { startRestProxy, type RestProxyProcess } from '../support/restProxyProcess.js';
 

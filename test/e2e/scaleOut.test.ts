@@ -1,8 +1,8 @@
 import type { APIUser } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScript, type BotProcess } from '../support/botProcess.js';
-import { makeUser, type GuildModel, type InteractionState } from '../support/discord/emulator.js';
-import { guildIdOnShard, shardOf } from '../support/discord/shards.js';
+import { makeUser, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
+import { guildIdOnShard, shardOf } from '../../sandbox/discord/shards.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
 import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS } from '../support/moderation.js';
 import { RedisServer, redisServerAvailable } from '../support/redisServer.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runScript, type BotProcess } from '../support/botProcess.js';
-import { guildIdOnShard } from '../support/discord/shards.js';
+import { guildIdOnShard } from '../../sandbox/discord/shards.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 

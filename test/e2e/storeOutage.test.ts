@@ -1,6 +1,6 @@
 import type { APIUser } from 'discord-api-types/v10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../support/discord/emulator.js';
+import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { RedisServer, redisServerAvailable } from '../support/redisServer.js';
 import { lockSqliteFile } from '../support/sqliteLock.js';

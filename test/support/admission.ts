@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord.js';
-import type { InteractionHandle, InteractionState, RecordedRequest } from './discord/emulator.js';
+import type { InteractionHandle, InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
 
 // Shared steps of the admission end-to-end tests: asks whose upstream call ends when the test says, and what the

@@ -1,5 +1,5 @@
 import type { APIApplicationCommandInteractionDataOption, APIUser } from 'discord.js';
-import type { EmulatorMessage, InteractionHandle, InteractionState } from './discord/emulator.js';
+import type { EmulatorMessage, InteractionHandle, InteractionState } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
 import type { UpstreamRequest } from './upstreamStandIn.js';
 

@@ -1,7 +1,7 @@
 import type { APIApplicationCommandInteractionDataOption, APIUser } from 'discord.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runScript, type BotProcess } from './botProcess.js';
-import { makeUser, type InteractionHandle } from './discord/emulator.js';
+import { makeUser, type InteractionHandle } from '../../sandbox/discord/emulator.js';
 import { classify, faultyGeneration, finalAnswers, seededRandom, type Outcome } from './faultMix.js';
 import { metricsText, readyz, sample } from './operators.js';
 import { startTestServices, type TestServices } from './harness.js';

@@ -1,4 +1,4 @@
-import type { InteractionState, RecordedRequest } from './discord/emulator.js';
+import type { InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
 import { WAITING } from './admission.js';
 import { generationResponse, ratingsWith, safeResponse, type ScriptedAnswer, type UpstreamRequest } from './upstreamStandIn.js';
 

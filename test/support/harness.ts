@@ -9,7 +9,7 @@ import { parseConfig, type Config } from '../../src/config/config.js';
 import type { LinkedCredentials } from '../../src/accounts/credentials.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { buildRegistry } from '../../src/discord/registry.js';
-import { DiscordEmulator, type DiscordEmulatorOptions } from './discord/emulator.js';
+import { DiscordEmulator, type DiscordEmulatorOptions } from '../../sandbox/discord/emulator.js';
 import { UpstreamStandIn } from './upstreamStandIn.js';
 
 export interface HarnessOptions {

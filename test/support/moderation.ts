@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption, type APIUser } from 'discord.js';
 import { expect } from 'vitest';
-import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from './discord/emulator.js';
+import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
 import { generationResponse, ratingsWith } from './upstreamStandIn.js';
 
