@@ -43,6 +43,8 @@ export interface BotOptions {
 	readonly readyTimeoutMs?: number;
 	/** Timings of the circuit breaker and the line's position updates; tests shorten them. */
 	readonly admission?: { readonly breaker?: CircuitBreakerOptions; readonly positionIntervalMs?: number };
+	/** How often idle interaction handlers of the REST client are released; tests shorten it. */
+	readonly interactionHandlerSweepMs?: number;
 }
 
 export interface RunningBot {
@@ -103,7 +105,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		allowedMentions: NO_MENTIONS,
 	});
 	const keys = { current: config.tokenEncryptionKey, previous: config.tokenEncryptionKeyPrevious };
-	useDiscordRest(client);
+	useDiscordRest(client, { interactionHandlerSweepMs: options.interactionHandlerSweepMs });
 	const guildCount = dropGuildStubs(client);
 	const context: BotContext = {
 		config,

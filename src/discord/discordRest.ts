@@ -3,6 +3,18 @@ import { REST, RESTEvents, type Client, type InternalRequest, type RESTOptions, 
 const FORWARDED_EVENTS = [RESTEvents.RateLimited, RESTEvents.InvalidRequestWarning, RESTEvents.Debug] as const;
 
 /**
+ * How often the tokenless side releases its idle handlers. @discordjs/rest keys a webhook route's handler by
+ * `webhookId/token`, so each interaction leaves one behind; at the library's hourly default a steady 100 asks/s keeps
+ * ~360,000 of them. An idle handler is released at the first sweep after its last request: within 20 s.
+ */
+export const INTERACTION_HANDLER_SWEEP_MS = 10_000;
+
+export interface DiscordRestOptions {
+	/** How often idle interaction handlers are released; tests shorten it. */
+	readonly interactionHandlerSweepMs?: number;
+}
+
+/**
  * Discord limits a bot's requests to 50 a second globally, but the interaction endpoints (the callback, and the edits
  * and follow-ups of the interaction's webhook) are not bound by that limit. @discordjs/rest counts the edits and
  * follow-ups against it all the same, so a default client answers no more than about 50 members a second, however
@@ -13,12 +25,18 @@ const FORWARDED_EVENTS = [RESTEvents.RateLimited, RESTEvents.InvalidRequestWarni
  * Every other request keeps the global limit. On both, each route keeps its own buckets, and a 429 (its
  * `retry_after`, the bucket headers, a global one) is waited out as before.
  */
-class DiscordRest extends REST {
+export class DiscordRest extends REST {
 	readonly #tokenless: REST;
 
-	constructor(options: Partial<RESTOptions> = {}) {
+	constructor(options: Partial<RESTOptions> = {}, own: DiscordRestOptions = {}) {
 		super(options);
-		this.#tokenless = new REST({ ...options, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+		// Its hashes are keyed by route (`PATCH:/webhooks/:id/:token/messages/@original`), not by interaction, so the
+		// library's hash sweep (a day's lifetime) keeps them bounded; only the handlers need the short sweep.
+		this.#tokenless = new REST({
+			...options,
+			globalRequestsPerSecond: Number.POSITIVE_INFINITY,
+			handlerSweepInterval: own.interactionHandlerSweepMs ?? INTERACTION_HANDLER_SWEEP_MS,
+		});
 		// Rate limits on either side reach the listeners of this one. (Not `response`: forwarding it would make the
 		// tokenless side clone every response.)
 		for (const event of FORWARDED_EVENTS) {
@@ -26,6 +44,11 @@ class DiscordRest extends REST {
 				(this.emit as (name: string, ...rest: unknown[]) => boolean)(event, ...args);
 			});
 		}
+	}
+
+	/** The rate-limit handlers of the interaction routes now held (one per interaction in use, and the callbacks'). */
+	get interactionHandlerCount(): number {
+		return this.#tokenless.handlers.size;
 	}
 
 	override queueRequest(request: InternalRequest): Promise<ResponseLike> {
@@ -44,9 +67,9 @@ class DiscordRest extends REST {
 }
 
 /** Gives the client a {@link DiscordRest} with the options it was built with, in place of its default REST. */
-export function useDiscordRest(client: Client): void {
+export function useDiscordRest(client: Client, own: DiscordRestOptions = {}): void {
 	const built = client.rest;
 	built.clearHashSweeper();
 	built.clearHandlerSweeper();
-	client.rest = new DiscordRest(client.options.rest);
+	client.rest = new DiscordRest(client.options.rest, own);
 }

@@ -21,6 +21,8 @@ export interface HarnessOptions {
 	readonly shutdownGraceMs?: number;
 	/** Timings of the circuit breaker and the line's position updates. */
 	readonly admission?: BotOptions['admission'];
+	/** How often idle interaction handlers of the bot's REST client are released. */
+	readonly interactionHandlerSweepMs?: number;
 }
 
 export interface Harness {
@@ -106,7 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 	const registry = buildRegistry(commandModules);
 	const namespace = `veil-test-${randomUUID()}`;
 	const launch = () =>
-		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: options.shutdownGraceMs ?? 5000, readyTimeoutMs: 10_000, admission: options.admission });
+		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: options.shutdownGraceMs ?? 5000, readyTimeoutMs: 10_000, admission: options.admission, interactionHandlerSweepMs: options.interactionHandlerSweepMs });
 
 	let bot = await launch().catch(async (error: unknown) => {
 		await services.stop();
