@@ -63,7 +63,16 @@ class PreparedStatements implements SqliteConnection {
 		// for the preparation instead, which after the first is a promise already settled.
 		await ready;
 		return new Promise((resolve, reject) => {
-			statement.all(parameters, (error: Error | null, rows: unknown[]) => (error ? reject(error) : resolve(rows)));
+			statement.all(parameters, (error: Error | null, rows: unknown[]) => {
+				if (!error) {
+					resolve(rows);
+					return;
+				}
+				// A statement that failed midway (SQLITE_BUSY on a write) stays active until it is reset, and with it
+				// the connection's read snapshot: every later write on the connection then fails as busy, long after the
+				// lock that caused it is gone. The driver resets a statement only at its next run, so reset it now.
+				statement.reset(() => reject(error));
+			});
 		});
 	};
 

@@ -4,6 +4,7 @@ import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { RedisServer, redisServerAvailable } from '../support/redisServer.js';
 import { lockSqliteFile } from '../support/sqliteLock.js';
+import { ADMIN_PERMISSIONS, freshServer, makeFlag, runSubcommand } from '../support/moderation.js';
 
 const ask = (harness: Harness, user: APIUser, prompt: string) =>
 	harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
@@ -84,5 +85,37 @@ describe('a write while another process locks the SQLite file', () => {
 			expect(await harness.bot.context.accounts.find(member.id)).toBeDefined();
 		}
 		expect((await ask(harness, member, 'still linked?')).original?.content).toBe('Answer to: still linked?');
+	});
+
+	it('works again as soon as the lock clears: a link, a settings change and a hidden answer after writes that failed under it', async () => {
+		const { guild, member: asker } = freshServer(harness);
+		const admin = { user: makeUser('locked-admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const leaving = makeUser('locked-leaver');
+		await harness.linkMember(leaving.id);
+		await harness.linkMember(asker.user.id);
+		harness.upstream.addAccount('after-lock@example.com', 'pw');
+		const limits = (asksPerDay: number) => runSubcommand(harness, admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: asksPerDay }]);
+
+		const lock = await lockSqliteFile(harness.sqliteFile);
+		let during;
+		try {
+			// A delete, a settings change and a hidden answer (its counter, its flag and the flag's index) meet the lock.
+			during = await Promise.all([unlink(harness, leaving), limits(7), makeFlag(harness, asker, { prompt: 'under the lock', text: 'hidden under the lock' }).then(({ answer }) => answer, () => undefined)]);
+		} finally {
+			await lock.release();
+		}
+		expect(during[0].original?.content).toMatch(/storage isn't answering/);
+		expect(during[1].original?.content).toMatch(/storage isn't answering/);
+
+		// At once, with no wait: each kind of write the lock made fail (a record, a claim-free update, a counter, an
+		// index, a batch) is accepted again.
+		const newcomer = makeUser('after-lock');
+		const linked = await submitLink(harness, newcomer, 'after-lock@example.com');
+		expect(linked.original?.content).not.toMatch(/storage/);
+		expect(await harness.bot.context.accounts.find(newcomer.id)).toBeDefined();
+		expect((await limits(5)).original?.content).toMatch(/Daily limit: \*\*5 questions\*\*/);
+		const flag = await makeFlag(harness, asker, { prompt: 'after the lock', text: 'hidden after the lock' });
+		expect(await harness.bot.context.flags.find(guild.id, flag.id)).toMatchObject({ text: 'hidden after the lock' });
+		expect((await ask(harness, newcomer, 'and a plain one')).original?.content).toBe('Answer to: and a plain one');
 	});
 });
