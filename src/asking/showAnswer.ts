@@ -11,9 +11,11 @@ type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 /**
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
  * button for the conversation saved with it. The save is not on the member's wait: a one-message answer (nearly all
- * of them) goes out before its conversation is saved, and should the save fail, the button is taken off again (a
- * button is pressed seconds after it appears at the earliest, long after the save). A longer answer's first messages
- * go out while the save is under way; only its last, which carries the button, waits for it.
+ * of them) goes out while its conversation is being saved, and should the save fail, the button is taken off again.
+ * The save starts before the answer goes out: Discord shows the button before the bot hears back, so a press that
+ * quick reaches this process (the one that runs the server's shard) with the save under way, and its read waits for
+ * it. A longer answer's first messages go out while the save is under way; only its last, which carries the button,
+ * waits for it.
  */
 export async function showAnswer(
 	interaction: AskInteraction,
@@ -31,17 +33,17 @@ export async function showAnswer(
 
 	const [first, ...rest] = parts;
 	if (!first) return;
+	// saveConversation never rejects: its failure is `false`.
+	const saving = save();
 	if (rest.length === 0) {
 		await answerInPlace(interaction, withButton(first), request.ephemeral, ctx);
-		const saved = await save();
+		const saved = await saving;
 		if (conversationId !== undefined && !saved) {
 			// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
 			await interaction.editReply({ components: [] }).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
 		}
 		return;
 	}
-	// saveConversation never rejects: its failure is `false`.
-	const saving = save();
 	const last = rest.length - 1;
 	await answerInPlace(interaction, first, request.ephemeral, ctx);
 	for (const [index, message] of rest.entries()) {
