@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
 import { SettingsRepository } from '../../src/storage/settingsRepository.js';
 import { openStore, type Store } from '../../src/storage/store.js';
+import { testRedisUrl } from '../support/testRedis.js';
 
 function ask(harness: Harness, user: ReturnType<typeof makeUser>, prompt: string) {
 	return harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] });
@@ -127,15 +128,13 @@ describe('a member Veil has seen linked, in a server whose daily limit another p
 	});
 });
 
-const redisUrl = process.env.REDIS_URL;
-
-describe.skipIf(!redisUrl)('the acknowledgement of a member Veil has seen linked (Redis behind a pausable proxy)', () => {
+describe('the acknowledgement of a member Veil has seen linked (Redis behind a pausable proxy)', () => {
 	let proxy: PausableProxy;
 	let harness: Harness;
 	const member = makeUser('regular');
 
 	beforeAll(async () => {
-		const target = new URL(redisUrl as string);
+		const target = new URL(testRedisUrl());
 		proxy = await PausableProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
 		harness = await startHarness({ env: { STORE_URL: `redis://127.0.0.1:${proxy.port}` } });
 		await harness.linkMember(member.id);

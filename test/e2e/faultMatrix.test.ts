@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runFaultMatrix } from '../support/faultMatrix.js';
 import { askMetricCounts } from '../support/faultMix.js';
-import { redisServerAvailable } from '../support/redisServer.js';
 
 // `npm run bench:faults` runs the same with 1,000 asks over 30 s; this one is sized for CI.
-describe.skipIf(!redisServerAvailable)('the fault matrix', () => {
+describe('the fault matrix', () => {
 	it(
 		'250 asks while the upstream, Discord, the gateway and Redis fail: one final answer each, no crash, nothing lost',
 		async () => {

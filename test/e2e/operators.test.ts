@@ -6,16 +6,15 @@ import { pollUntil } from '../support/moderation.js';
 import { metricsText, readyz, samples, sample } from '../support/operators.js';
 import { PausableProxy } from '../support/pausableProxy.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
+import { testRedisUrl } from '../support/testRedis.js';
 
-const redisUrl = process.env.REDIS_URL;
-
-describe.skipIf(!redisUrl)("the operators' endpoint (METRICS_PORT), over HTTP", () => {
+describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 	let proxy: PausableProxy;
 	let harness: Harness;
 	let port: number;
 
 	beforeAll(async () => {
-		const target = new URL(redisUrl as string);
+		const target = new URL(testRedisUrl());
 		proxy = await PausableProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
 		harness = await startHarness({
 			env: { STORE_URL: `redis://127.0.0.1:${proxy.port}`, METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' },

@@ -5,13 +5,13 @@ import { makeUser, type GuildModel, type InteractionState } from '../../sandbox/
 import { guildIdOnShard, shardOf } from '../../sandbox/discord/shards.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
 import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS } from '../support/moderation.js';
-import { RedisServer, redisServerAvailable } from '../support/redisServer.js';
+import { RedisServer } from '../support/redisServer.js';
 import { startRestProxy, type RestProxyProcess } from '../support/restProxyProcess.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 
 // Two bot processes, each running half of the 4 shards the local Discord recommends, share one Redis (with
 // persistence) and one REST proxy: the deployment of several processes on one machine, as the README shows it.
-describe.skipIf(!redisServerAvailable)('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy', () => {
+describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy', () => {
 	let redis: RedisServer;
 	let services: TestServices;
 	let proxy: RestProxyProcess;

@@ -9,24 +9,25 @@ import { FlagRepository, type FlagRecord } from '../../src/moderation/flagReposi
 import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { runTogether } from '../support/flagProcesses.js';
+import { testRedisUrl } from '../support/testRedis.js';
 
 const GUILD = '100000000000000001';
 const dir = mkdtempSync(join(tmpdir(), 'veil-shared-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const redisUrl = process.env.REDIS_URL;
-const stores = [['a SQLite file', `sqlite://${join(dir, 'shared.sqlite')}`], ...(redisUrl ? [['Redis', redisUrl] as const] : [])] as const;
+const stores = [['a SQLite file', () => `sqlite://${join(dir, 'shared.sqlite')}`], ['Redis', testRedisUrl]] as const;
 
 // Real processes, each with its own connections, meeting in one store: what two bot processes do.
-describe.each(stores)('two processes deciding and creating flags in %s', (_kind, storeUrl) => {
+describe.each(stores)('two processes deciding and creating flags in %s', (_kind, makeUrl) => {
 	const namespace = `shared-${randomUUID()}`;
 	const key = generateEncryptionKey();
-	const shared = { url: storeUrl, namespace, key };
+	const shared = { url: '', namespace, key };
 	let store: Store;
 	let atomic: AtomicStore;
 	let flags: FlagRepository;
 
 	beforeAll(async () => {
+		const storeUrl = (shared.url = makeUrl());
 		store = await openStore(storeUrl, createLogger('silent'), { namespace });
 		atomic = await openAtomicStore(storeUrl, createLogger('silent'), { namespace });
 		flags = new FlagRepository(store, atomic, 30, { current: parseEncryptionKey(key) });

@@ -2,16 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { PausableProxy } from '../support/pausableProxy.js';
+import { testRedisUrl } from '../support/testRedis.js';
 
-const redisUrl = process.env.REDIS_URL;
-
-describe.skipIf(!redisUrl)('a store that stops answering (Redis behind a pausable proxy)', () => {
+describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 	let proxy: PausableProxy;
 	let harness: Harness;
 	const member = makeUser('patient');
 
 	beforeAll(async () => {
-		const target = new URL(redisUrl as string);
+		const target = new URL(testRedisUrl());
 		proxy = await PausableProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
 		harness = await startHarness({ env: { STORE_URL: `redis://127.0.0.1:${proxy.port}` } });
 		harness.upstream.addAccount('patient@example.com', 'pw');

@@ -4,26 +4,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noRedisForTests } from './testRedis.js';
 
-/** Whether a `redis-server` binary is on PATH; tests that start their own Redis skip without one. */
+/** Whether a `redis-server` binary is on PATH; tests that start their own Redis fail without one. */
 export const redisServerAvailable = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**
- * A Redis of the test's own, on a free port of 127.0.0.1, with an append-only file synced on every write, so what
- * it acknowledged survives a stop and a start (on the same port and directory). Stopped by its pid.
+ * A Redis of the test's own, on a free port of 127.0.0.1. By default with an append-only file synced on every write,
+ * so what it acknowledged survives a stop and a start (on the same port and directory); `persistent: false` writes
+ * nothing to disk. Stopped by its pid.
  */
 export class RedisServer {
 	readonly port: number;
 	readonly #directory: string;
+	readonly #persistent: boolean;
 	#child: ChildProcess | undefined;
 
-	private constructor(port: number, directory: string) {
+	private constructor(port: number, directory: string, persistent: boolean) {
 		this.port = port;
 		this.#directory = directory;
+		this.#persistent = persistent;
 	}
 
-	static async start(): Promise<RedisServer> {
-		const server = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), 'veil-redis-')));
+	static async start({ persistent = true }: { persistent?: boolean } = {}): Promise<RedisServer> {
+		if (!redisServerAvailable) throw new Error(noRedisForTests);
+		const server = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), 'veil-redis-')), persistent);
 		await server.resume();
 		return server;
 	}
@@ -35,11 +40,10 @@ export class RedisServer {
 	/** Starts the server again on the same port and directory: it reloads what it had written. */
 	async resume(): Promise<void> {
 		if (this.#child) throw new Error('redis-server is already running');
-		const child = spawn(
-			'redis-server',
-			['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.#directory, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
-			{ stdio: 'ignore' },
-		);
+		const appendOnly = this.#persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+		const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.#directory, ...appendOnly, '--save', ''], {
+			stdio: 'ignore',
+		});
 		this.#child = child;
 		for (let attempt = 0; !(await answersPing(this.port)); attempt++) {
 			if (child.exitCode !== null || attempt > 100) throw new Error('redis-server did not start');

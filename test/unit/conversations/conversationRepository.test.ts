@@ -9,6 +9,7 @@ import type { Turn } from '../../../src/conversations/buildContents.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-conversations-'));
@@ -31,7 +32,7 @@ const stores: Array<[string, () => string]> = [
 	['memory', () => 'memory://'],
 	['sqlite', () => `sqlite://${join(dir, `c-${Math.random().toString(36).slice(2)}.sqlite`)}`],
 ];
-if (process.env.REDIS_URL) stores.push(['redis', () => process.env.REDIS_URL as string]);
+stores.push(['redis', testRedisUrl]);
 
 const redisClient = (url: string) => createClient({ url });
 type RedisClient = ReturnType<typeof redisClient>;

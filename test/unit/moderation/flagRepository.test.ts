@@ -7,6 +7,7 @@ import { askedPrivately, FlagRepository, newFlagId, type FlagRecord, type NewFla
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
 import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-flags-'));
@@ -38,7 +39,7 @@ const stores: Array<[string, () => string]> = [
 	['memory', () => 'memory://'],
 	['sqlite', () => `sqlite://${join(dir, `flags-${Math.random().toString(36).slice(2)}.sqlite`)}`],
 ];
-if (process.env.REDIS_URL) stores.push(['redis', () => process.env.REDIS_URL as string]);
+stores.push(['redis', testRedisUrl]);
 
 describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	let store: Store;

@@ -9,6 +9,7 @@ import { createLogger } from '../../../src/logging/logger.js';
 import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
 import { SettingsRepository } from '../../../src/storage/settingsRepository.js';
 import { openStore, type Store } from '../../../src/storage/store.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-shared-flags-'));
@@ -17,7 +18,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const GUILD = '100000000000000001';
 // One key for both, as every process of a deployment has the same TOKEN_ENCRYPTION_KEY.
 const KEYS = { current: parseEncryptionKey(generateEncryptionKey()) };
-const redisUrl = process.env.REDIS_URL;
 
 const newFlag: NewFlag = {
 	guildId: GUILD,
@@ -47,7 +47,7 @@ async function openProcess(storeUrl: string, namespace: string): Promise<Process
 
 const shared = [
 	['a SQLite file', () => `sqlite://${join(dir, `${randomUUID()}.sqlite`)}`],
-	...(redisUrl ? [['Redis', () => redisUrl] as const] : []),
+	['Redis', testRedisUrl],
 ] as const;
 
 describe.each(shared)('two processes sharing %s', (_kind, storeUrl) => {

@@ -5,18 +5,18 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-atomic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const redisUrl = process.env.REDIS_URL;
 const bounds = { limit: 1000, minScore: 0, ttlMs: 60_000 };
 
 // Two connections opened independently on one store stand for two processes: nothing in-process is shared.
 const shared = [
 	['sqlite', () => `sqlite://${join(dir, `${randomUUID()}.sqlite`)}`],
-	...(redisUrl ? [['redis', () => redisUrl] as const] : []),
+	['redis', testRedisUrl],
 ] as const;
 
 describe.each(shared)('the atomic store on %s, from two connections', (_kind, storeUrl) => {

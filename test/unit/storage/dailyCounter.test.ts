@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openAtomicStore as openStore } from '../../../src/storage/atomicStore.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 const run = promisify(execFile);
 const silent = createLogger('silent');
@@ -21,7 +22,7 @@ async function countInChildProcess(storeUrl: string, namespace: string, key: str
 }
 
 const backends: Array<[string, () => string]> = [['sqlite', () => `sqlite://${join(scratch, `${randomUUID()}.sqlite`)}`]];
-if (process.env.REDIS_URL) backends.push(['redis', () => process.env.REDIS_URL as string]);
+backends.push(['redis', testRedisUrl]);
 
 describe.each(backends)('store counters on %s', (_kind, makeUrl) => {
 	it('two processes adding at once to one counter each get counts no one else got, 1 to N with none missing', async () => {

@@ -9,6 +9,7 @@ import { lockSqliteFile } from '../../support/sqliteLock.js';
 import { StoreError } from '../../../src/storage/storeError.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openStore, sqlitePath, type Store } from '../../../src/storage/store.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 const run = promisify(execFile);
 const silent = createLogger('silent');
@@ -20,7 +21,7 @@ function inChildProcess(storeUrl: string, namespace: string, ...args: string[]) 
 }
 
 const backends: Array<[string, () => string]> = [['sqlite', () => `sqlite://${join(scratch, `nested/dir/${randomUUID()}.sqlite`)}`]];
-if (process.env.REDIS_URL) backends.push(['redis', () => process.env.REDIS_URL as string]);
+backends.push(['redis', testRedisUrl]);
 
 describe.each(backends)('store on %s', (_kind, makeUrl) => {
 	const open = (url: string, namespace: string) => openStore(url, silent, { namespace });
