@@ -81,6 +81,7 @@ async function submit(interaction: ModalSubmitInteraction, _payload: readonly st
 	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
 		throw new UserInputError({ userMessage: messages.link.badPassword(PASSWORD_MAX_LENGTH) });
 	}
+	ctx.admission.link.take(interaction.user.id);
 	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
 	ctx.log.info('account linked');

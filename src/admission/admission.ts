@@ -2,6 +2,7 @@ import { AskInProgressError, MemberRateError, ServiceDownError } from './admissi
 import { AskLine, type Ticket } from './askLine.js';
 import { CircuitBreaker, isServiceFailure, type CircuitBreakerOptions, type Pass } from './circuitBreaker.js';
 import { DailyLimit, type Counter, type DailyAsk } from './dailyLimit.js';
+import { LinkRate } from './linkRate.js';
 import { MemberRate } from './memberRate.js';
 import { OneAskPerMember } from './oneAskPerMember.js';
 import { UpstreamError } from '../generation/upstreamError.js';
@@ -10,6 +11,8 @@ interface AdmissionOptions {
 	readonly concurrency: number;
 	readonly queueMax: number;
 	readonly memberPerMinute: number;
+	/** Link submits this process may send to the account service in a minute; 0: no cap. Default 0. */
+	readonly linkPerProcessPerMinute?: number;
 	/** The store's atomic counter, for the daily limit. */
 	readonly counter: Counter;
 	readonly breaker?: CircuitBreakerOptions;
@@ -26,6 +29,8 @@ interface AdmissionOptions {
 export class Admission {
 	readonly line: AskLine;
 	readonly breaker: CircuitBreaker;
+	/** How often /link may call the account service. */
+	readonly link: LinkRate;
 	readonly #members = new OneAskPerMember();
 	readonly #rate: MemberRate;
 	readonly #perMinute: number;
@@ -34,6 +39,7 @@ export class Admission {
 	constructor(options: AdmissionOptions) {
 		this.line = new AskLine({ concurrency: options.concurrency, maxWaiting: options.queueMax, positionIntervalMs: options.positionIntervalMs, onChange: options.onLineChange });
 		this.breaker = new CircuitBreaker(options.breaker);
+		this.link = new LinkRate(options.linkPerProcessPerMinute ?? 0);
 		this.#rate = new MemberRate(options.memberPerMinute);
 		this.#perMinute = options.memberPerMinute;
 		this.#daily = new DailyLimit(options.counter);

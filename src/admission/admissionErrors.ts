@@ -49,6 +49,22 @@ export class MemberRateError extends AdmissionRefusal {
 	}
 }
 
+/** A /link submit past the member's limit, or past the process's `LINK_PER_PROCESS_PER_MINUTE`. */
+export class LinkRateError extends AdmissionRefusal {
+	override readonly name = 'LinkRateError';
+	readonly outcome = 'limited';
+	readonly retryAt: number;
+
+	constructor(whose: 'member' | 'process', limit: number, retryAt: number) {
+		super({
+			code: 'link_rate_limited',
+			message: whose === 'member' ? `past ${limit} link attempts in 15 minutes for this member` : `past ${limit} link attempts a minute in this process`,
+			userMessage: whose === 'member' ? messages.link.memberRateLimited(limit, relativeTime(retryAt)) : messages.link.processRateLimited(relativeTime(retryAt)),
+		});
+		this.retryAt = retryAt;
+	}
+}
+
 /** Past the server's `asks_per_day`. */
 export class DailyLimitError extends AdmissionRefusal {
 	override readonly name = 'DailyLimitError';

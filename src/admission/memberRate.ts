@@ -2,19 +2,20 @@
 const RATE_WINDOW_MS = 60_000;
 
 /**
- * How many asks one member may start in any {@link RATE_WINDOW_MS}, per process: a sliding window over the times
- * of their last asks, so a burst at the end of one minute does not double up with one at the start of the next.
- * `perMinute` 0 means no limit.
+ * How many asks one member may start in any window ({@link RATE_WINDOW_MS} unless told), per process: a sliding
+ * window over the times of their last asks, so a burst at the end of one minute does not double up with one at the
+ * start of the next. `perWindow` 0 means no limit. /link's limits use it too, one of them under a single key for
+ * the whole process.
  */
 export class MemberRate {
-	readonly #perMinute: number;
+	readonly #perWindow: number;
 	readonly #windowMs: number;
-	/** Each member's ask times within the window, oldest first; never more than `perMinute`. */
+	/** Each member's ask times within the window, oldest first; never more than `perWindow`. */
 	readonly #started = new Map<string, number[]>();
 	#lastSweep = 0;
 
-	constructor(perMinute: number, windowMs = RATE_WINDOW_MS) {
-		this.#perMinute = perMinute;
+	constructor(perWindow: number, windowMs = RATE_WINDOW_MS) {
+		this.#perWindow = perWindow;
 		this.#windowMs = windowMs;
 	}
 
@@ -25,19 +26,19 @@ export class MemberRate {
 
 	/** When the member may start another ask: undefined when they may now. */
 	nextAllowedAt(memberId: string, now: number): number | undefined {
-		if (this.#perMinute === 0) return undefined;
+		if (this.#perWindow === 0) return undefined;
 		const times = this.#recent(memberId, now);
-		if (times.length < this.#perMinute) return undefined;
+		if (times.length < this.#perWindow) return undefined;
 		return (times[0] as number) + this.#windowMs;
 	}
 
 	/** Counts an ask the member starts now. */
 	record(memberId: string, now: number): void {
-		if (this.#perMinute === 0) return;
+		if (this.#perWindow === 0) return;
 		this.#sweep(now);
 		const times = this.#recent(memberId, now);
 		times.push(now);
-		if (times.length > this.#perMinute) times.splice(0, times.length - this.#perMinute);
+		if (times.length > this.#perWindow) times.splice(0, times.length - this.#perWindow);
 		this.#started.set(memberId, times);
 	}
 

@@ -109,6 +109,11 @@ export const messages = {
 		unlinked: 'Your account is unlinked: Veil no longer keeps its tokens or your masked email.',
 		nothingToUnlink: 'You had no linked account, so there was nothing to remove.',
 		unreadableLink: 'Your saved link could not be read. Please run /link again.',
+		/** Past the per-member link limit; `retryAt` is a Discord timestamp (`<t:UNIX:R>`). */
+		memberRateLimited: (limit: number, retryAt: string) =>
+			`You've tried to link ${limit} times in the last 15 minutes, so Veil won't try again for now. Nothing was changed. You can try again ${retryAt}.`,
+		/** Past LINK_PER_PROCESS_PER_MINUTE: many members are linking at once. */
+		processRateLimited: (retryAt: string) => `Veil is handling many link attempts right now, so yours wasn't tried. Nothing was changed. You can try again ${retryAt}.`,
 	},
 	login: {
 		invalidCredentials: "That email and password weren't accepted. Your earlier link, if any, is unchanged.",

@@ -28,6 +28,8 @@ export interface Config extends ShardSettings {
 	readonly askQueueMax: number;
 	/** Asks one member may start in 60 s in this process; 0: no limit. */
 	readonly askMemberPerMinute: number;
+	/** /link submits this process may send to the account service in 60 s; 0: no cap. */
+	readonly linkPerProcessPerMinute: number;
 	readonly logLevel: string;
 	/** Port of the operators' endpoint (`/metrics`, `/healthz`, `/readyz`); undefined: off. 0 picks a free one. */
 	readonly metricsPort: number | undefined;
@@ -104,6 +106,7 @@ const environmentSchema = z.object({
 	ASK_CONCURRENCY: withDefault(positiveInt('a whole number above 0'), 32),
 	ASK_QUEUE_MAX: withDefault(wholeNumber('a whole number, 0 or more'), 500),
 	ASK_MEMBER_PER_MINUTE: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 6),
+	LINK_PER_PROCESS_PER_MINUTE: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 30),
 	CONVERSATION_TTL_HOURS: withDefault(
 		z.coerce.number({ error: 'a number of hours above 0' }).positive('a number of hours above 0'),
 		24,
@@ -143,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		askConcurrency: e.ASK_CONCURRENCY,
 		askQueueMax: e.ASK_QUEUE_MAX,
 		askMemberPerMinute: e.ASK_MEMBER_PER_MINUTE,
+		linkPerProcessPerMinute: e.LINK_PER_PROCESS_PER_MINUTE,
 		logLevel: e.LOG_LEVEL,
 		...shards.settings,
 		metricsPort: e.METRICS_PORT,

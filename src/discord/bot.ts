@@ -122,6 +122,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			concurrency: config.askConcurrency,
 			queueMax: config.askQueueMax,
 			memberPerMinute: config.askMemberPerMinute,
+			linkPerProcessPerMinute: config.linkPerProcessPerMinute,
 			counter: atomic,
 			onLineChange: (holding, waiting) => {
 				setAsksInFlight(holding);

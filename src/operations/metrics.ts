@@ -103,6 +103,7 @@ const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = {
 const LINK_OUTCOME_OF_CODE: Readonly<Record<string, LinkOutcome>> = {
 	login_invalid_credentials: 'refused',
 	login_rate_limited: 'limited',
+	link_rate_limited: 'limited',
 	bad_input: 'invalid',
 };
 

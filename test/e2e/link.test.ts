@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { APIUser } from 'discord-api-types/v10';
 import { makeUser, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -82,9 +82,12 @@ describe('/link', () => {
 	});
 
 	describe('a failed login leaves an earlier link untouched and says why', () => {
-		const user = makeUser('keeper');
 		const email = 'keeper@example.com';
-		beforeAll(async () => {
+		let keepers = 0;
+		let user: APIUser;
+		// A member of their own for each case: one member's submits are limited to 5 in 15 minutes.
+		beforeEach(async () => {
+			user = makeUser(`keeper-${++keepers}`);
 			harness().upstream.addAccount(email, 'right');
 			await submitLink(user, email, 'right');
 		});

@@ -80,6 +80,8 @@ export async function startTestServices(envOverrides: Record<string, string> = {
 		LOG_LEVEL: 'debug',
 		// Most tests ask many times as one member; the per-minute pace has tests of its own.
 		ASK_MEMBER_PER_MINUTE: '0',
+		// Many members link within a minute in some tests; /link's limits have tests of their own.
+		LINK_PER_PROCESS_PER_MINUTE: '0',
 		...envOverrides,
 	};
 	return {

@@ -103,6 +103,12 @@ describe('parseConfig', () => {
 		expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['ASK_CONCURRENCY', 'ASK_MEMBER_PER_MINUTE', 'ASK_QUEUE_MAX']);
 	});
 
+	it('caps /link at 30 submits a minute per process by default; 0 turns the cap off', () => {
+		expect(parseConfig(valid).linkPerProcessPerMinute).toBe(30);
+		expect(parseConfig({ ...valid, LINK_PER_PROCESS_PER_MINUTE: '0' }).linkPerProcessPerMinute).toBe(0);
+		expect(problemsOf({ ...valid, LINK_PER_PROCESS_PER_MINUTE: '-1' }).map((problem) => problem.split(':')[0])).toEqual(['LINK_PER_PROCESS_PER_MINUTE']);
+	});
+
 	const urlNames = ['GENERATION_BASE_URL', 'AUTH_BASE_URL', 'DISCORD_API_URL'] as const;
 
 	it.each(['https://api.example.com/v1', 'http://127.0.0.1:8080', 'http://127.45.6.7/x', 'http://[::1]:4000/api', 'http://localhost:3000', 'http://LOCALHOST', 'http://127.1'])(
