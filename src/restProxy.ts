@@ -5,6 +5,7 @@ import { parseRestProxyConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { describeRateLimit } from './discord/rateLimits.js';
 import { createLogger } from './logging/logger.js';
+import { pathOf } from './operations/requestPath.js';
 import { redactUrl } from './logging/redactUrl.js';
 
 /**
@@ -25,6 +26,11 @@ rest.on('rateLimited', (info) => logger.warn({ rateLimit: describeRateLimit(info
 
 const handle = proxyRequests(rest);
 const server = createServer((req, res) => {
+	// For a container's health check; Discord's routes all start with /api.
+	if (pathOf(req.url) === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+		res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+		return;
+	}
 	Promise.resolve(handle(req, res)).catch((error: unknown) => {
 		// Only the kind: a message or URL here may carry an interaction token from the path.
 		const kind = error instanceof Error ? error.name : typeof error;

@@ -113,7 +113,7 @@ const environmentSchema = z.object({
 	),
 	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 	METRICS_PORT: optional(port),
-	METRICS_HOST: withDefault(z.string().trim().regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 0.0.0.0 or 127.0.0.1'), '0.0.0.0'),
+	METRICS_HOST: withDefault(z.string().trim().regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 127.0.0.1 or 0.0.0.0'), '127.0.0.1'),
 });
 
 /**

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logging/logger.js';
 import { collectProcessMetrics, metricsText } from './metrics.js';
-import type { Readiness } from './readiness.js';
+import { pathOf } from './requestPath.js';
+import { recentReadiness, type Readiness } from './readiness.js';
 
 export interface OperatorServer {
 	readonly port: number;
@@ -12,7 +13,8 @@ export interface OperatorServer {
 
 /**
  * The operators' endpoint: `GET /metrics` (Prometheus text), `GET /healthz` (200 while the process runs) and
- * `GET /readyz` (200 when ready, else 503, with each shard's status). Nothing it answers holds a secret.
+ * `GET /readyz` (200 when ready, else 503, with each shard's status). Nothing it answers holds a secret, and no
+ * request, however malformed, can end the process: everything a request drives runs inside one catch.
  */
 export async function startOperatorServer(options: {
 	readonly host: string;
@@ -22,32 +24,39 @@ export async function startOperatorServer(options: {
 }): Promise<OperatorServer> {
 	const { logger } = options;
 	collectProcessMetrics();
-	const server = createServer((req, res) => {
-		const path = new URL(req.url ?? '/', 'http://operator').pathname;
+	// However often probes come, the shards and the store are read at most once a second.
+	const readiness = recentReadiness(options.readiness);
+
+	const answer = async (req: IncomingMessage, res: ServerResponse) => {
 		const send = (status: number, contentType: string, body: string) => {
 			res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' }).end(body);
 		};
 		if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'GET only\n');
-		const answer = async () => {
-			if (path === '/healthz') return send(200, 'text/plain', 'ok\n');
-			if (path === '/readyz') {
-				const readiness = await options.readiness();
-				return send(readiness.ready ? 200 : 503, 'application/json', `${JSON.stringify(readiness)}\n`);
-			}
-			if (path === '/metrics') {
-				const { contentType, body } = await metricsText();
-				return send(200, contentType, body);
-			}
-			send(404, 'text/plain', 'not found: /metrics, /healthz, /readyz\n');
-		};
-		answer().catch((error: unknown) => {
-			logger.error({ err: error, path }, 'operator endpoint failed');
-			if (!res.headersSent) send(500, 'text/plain', 'error\n');
-			else res.end();
+		const path = pathOf(req.url);
+		if (path === '/healthz') return send(200, 'text/plain', 'ok\n');
+		if (path === '/readyz') {
+			const now = await readiness();
+			return send(now.ready ? 200 : 503, 'application/json', `${JSON.stringify(now)}\n`);
+		}
+		if (path === '/metrics') {
+			const { contentType, body } = await metricsText();
+			return send(200, contentType, body);
+		}
+		send(404, 'text/plain', 'not found: /metrics, /healthz, /readyz\n');
+	};
+
+	const server = createServer((req, res) => {
+		answer(req, res).catch((error: unknown) => {
+			// Not the path: whatever a caller sent stays out of the log.
+			logger.error({ err: error }, 'operator endpoint failed');
+			if (res.headersSent) res.end();
+			else res.writeHead(500, { 'content-type': 'text/plain' }).end('error\n');
 		});
 	});
 	server.listen(options.port, options.host);
 	await once(server, 'listening');
+	// A failure after listening (a socket's, say) is the listener's problem, never the bot's.
+	server.on('error', (error) => logger.warn({ err: error }, 'operator endpoint error'));
 	const { port } = server.address() as AddressInfo;
 	logger.info({ host: options.host, port }, 'operator endpoint listening');
 	return {

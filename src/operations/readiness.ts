@@ -3,6 +3,9 @@ import { Status, type Client } from 'discord.js';
 /** How long the store has to answer a readiness probe. */
 const STORE_PROBE_TIMEOUT_MS = 2000;
 
+/** The oldest readiness `/readyz` answers with, counted from the start of its read. */
+export const READINESS_MAX_AGE_MS = 1000;
+
 export interface Readiness {
 	readonly ready: boolean;
 	/** Each shard of this process by id, and its discord.js status name (`Ready`, `Resuming`, `Reconnecting`…). */
@@ -37,4 +40,25 @@ async function answersWithin(probe: () => Promise<unknown>, timeoutMs: number): 
 	} finally {
 		clearTimeout(timer);
 	}
+}
+
+/**
+ * `read`, asked at most once per `maxAgeMs` however often the answer is wanted: callers while a read is under way
+ * share it, and callers soon after reuse its answer, so a flood of probes costs the store one read a second.
+ */
+export function recentReadiness(read: () => Promise<Readiness>, maxAgeMs = READINESS_MAX_AGE_MS, now: () => number = Date.now): () => Promise<Readiness> {
+	let last: { startedAt: number; answer: Promise<Readiness>; settled: boolean } | undefined;
+	return () => {
+		if (last && (!last.settled || now() - last.startedAt < maxAgeMs)) return last.answer;
+		const current = { startedAt: now(), answer: read(), settled: false };
+		last = current;
+		const settle = () => {
+			current.settled = true;
+		};
+		current.answer.then(settle, () => {
+			// A failed read is not kept: the next caller tries again.
+			if (last === current) last = undefined;
+		});
+		return current.answer;
+	};
 }

@@ -119,6 +119,8 @@ describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 		const before = await samples(port);
 		proxy.pause();
 		try {
+			// An answer may be up to a second old: the first after the pause can still be the last read's.
+			await pollUntil(async () => (await readyz(port)).status === 503, '/readyz to answer 503');
 			const paused = await readyz(port);
 			expect(paused).toMatchObject({ status: 503, body: { ready: false, store: 'not answering', shards: { 0: 'Ready' } } });
 		} finally {

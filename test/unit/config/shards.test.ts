@@ -74,9 +74,10 @@ describe('shard settings', () => {
 });
 
 describe('operator settings', () => {
-	it('keep the endpoint off by default, on all addresses once a port is set', () => {
-		expect(parseConfig({ ...valid, METRICS_PORT: '' })).toMatchObject({ metricsPort: undefined, metricsHost: '0.0.0.0' });
-		expect(parseConfig({ ...valid, METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' })).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+	it('keep the endpoint off by default, on loopback alone once a port is set unless METRICS_HOST says otherwise', () => {
+		expect(parseConfig({ ...valid, METRICS_PORT: '' })).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1' });
+		expect(parseConfig({ ...valid, METRICS_PORT: '9464' })).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+		expect(parseConfig({ ...valid, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0' });
 		expect(problemsOf({ ...valid, METRICS_PORT: '70000' })).toEqual([expect.stringMatching(/^METRICS_PORT: invalid; expected a TCP port/)]);
 	});
 });
