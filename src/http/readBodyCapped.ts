@@ -13,7 +13,7 @@ export async function readBodyCapped(
 	const header = response.headers['content-length'];
 	const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
 	if (declared !== undefined && declared > maxBytes) {
-		body.destroy();
+		discard(body);
 		return undefined;
 	}
 	// A declared length bounds the body (HTTP/1.1 framing: undici reads that many bytes and no more), so it is read
@@ -24,10 +24,16 @@ export async function readBodyCapped(
 	for await (const chunk of body as AsyncIterable<Buffer>) {
 		size += chunk.length;
 		if (size > maxBytes) {
-			body.destroy();
+			discard(body);
 			return undefined;
 		}
 		chunks.push(chunk);
 	}
 	return Buffer.concat(chunks);
+}
+
+/** Destroys an unread body; undici then emits an abort error, which with no listener would end the process. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+	body.on('error', () => undefined);
+	body.destroy();
 }
