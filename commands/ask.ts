@@ -1,14 +1,13 @@
 import {
-	ApplicationIntegrationType,
 	ButtonBuilder,
 	ButtonStyle,
 	ComponentType,
 	type APIButtonComponentWithCustomId,
-	InteractionContextType,
 	ModalBuilder,
 	SlashCommandBuilder,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
+import { EVERYWHERE } from '../src/discord/installs.js';
 import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '../src/discord/command.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
@@ -24,8 +23,8 @@ import { questionModal } from '../src/asking/questionModal.js';
 const data = new SlashCommandBuilder()
 	.setName('ask')
 	.setDescription('Ask the model a question')
-	.setContexts(InteractionContextType.Guild)
-	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.setContexts(...EVERYWHERE.contexts)
+	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
 	.addStringOption((option) =>
 		option.setName('prompt').setDescription('Your question').setRequired(true).setMinLength(1).setMaxLength(PROMPT_MAX_LENGTH),
 	)

@@ -1,11 +1,10 @@
 import {
 	ApplicationCommandType,
-	ApplicationIntegrationType,
 	ContextMenuCommandBuilder,
-	InteractionContextType,
 	ModalBuilder,
 	type MessageContextMenuCommandInteraction,
 } from 'discord.js';
+import { EVERYWHERE } from '../src/discord/installs.js';
 import type { Command, InteractionContext, MessageCommandData, ModalHandler } from '../src/discord/command.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
@@ -21,8 +20,8 @@ const data: MessageCommandData = {
 	...new ContextMenuCommandBuilder()
 		.setName('Ask Veil')
 		.setType(ApplicationCommandType.Message)
-		.setContexts(InteractionContextType.Guild)
-		.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+		.setContexts(...EVERYWHERE.contexts)
+		.setIntegrationTypes(...EVERYWHERE.integrationTypes)
 		.toJSON(),
 	type: ApplicationCommandType.Message,
 };

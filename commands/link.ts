@@ -1,8 +1,6 @@
 import {
-	ApplicationIntegrationType,
 	ButtonBuilder,
 	ButtonStyle,
-	InteractionContextType,
 	LabelBuilder,
 	MessageFlags,
 	ModalBuilder,
@@ -13,6 +11,7 @@ import {
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
+import { EVERYWHERE } from '../src/discord/installs.js';
 import { z } from 'zod';
 import type { Command, InteractionContext } from '../src/discord/command.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
@@ -27,8 +26,8 @@ const PASSWORD_MAX_LENGTH = 256;
 const data = new SlashCommandBuilder()
 	.setName('link')
 	.setDescription("Link your own account of the model's service (a private form)")
-	.setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
-	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.setContexts(...EVERYWHERE.contexts)
+	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
 	.toJSON();
 
 const LINK_PREFIXES = ownedPrefixes(data.name, ['open', 'submit']);

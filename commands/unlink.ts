@@ -1,4 +1,5 @@
-import { ApplicationIntegrationType, InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
+import { EVERYWHERE } from '../src/discord/installs.js';
 import type { Command, InteractionContext } from '../src/discord/command.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { messages } from '../src/answers/messages.js';
@@ -6,8 +7,8 @@ import { messages } from '../src/answers/messages.js';
 const data = new SlashCommandBuilder()
 	.setName('unlink')
 	.setDescription('Remove your linked account; Veil forgets its tokens')
-	.setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
-	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+	.setContexts(...EVERYWHERE.contexts)
+	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
 	.toJSON();
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {

@@ -5,7 +5,11 @@ import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { messages } from './answers/messages.js';
 import { buildRegistry } from './discord/registry.js';
 
-/** Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. */
+/**
+ * Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. That one
+ * is for development (it takes effect at once): a guild's commands cannot be installed to a member's account, so
+ * user installs need the global registration, and registering both would list every command twice in that guild.
+ */
 async function deployCommands(config: DeployConfig): Promise<{ scope: string; count: number }> {
 	const body = buildRegistry(commandModules).toJSON();
 	const rest = new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
@@ -34,6 +38,7 @@ const config = loadConfigOrExit(parseDeployConfig);
 try {
 	const { scope, count } = await deployCommands(config);
 	process.stdout.write(`Registered ${count} commands (${scope}).\n`);
+	if (config.discordGuildId) process.stdout.write(`${messages.operator.guildOnlyRegistration}\n`);
 } catch (error) {
 	process.stderr.write(`${explain(error, config)}\n`);
 	process.exit(1);

@@ -93,6 +93,8 @@ describe('deploy-commands', () => {
 		const deploy = run('src/deployCommands.ts', { ...services.env, DISCORD_GUILD_ID: guildId });
 		expect(await deploy.exited).toBe(0);
 		expect(deploy.stdout.join('\n')).toMatch(/Registered \d+ commands \(guild/);
+		// A guild's commands cannot be installed to a member's account: the operator is told to register globally.
+		expect(deploy.stdout.join('\n')).toMatch(/without DISCORD_GUILD_ID/);
 		const commands = services.discord.registeredCommands({ guildId });
 		expect(services.discord.registeredCommands()).toEqual([]);
 		const byName = new Map(commands.map((command) => [command.name, command as unknown as Record<string, unknown>]));
@@ -103,11 +105,11 @@ describe('deploy-commands', () => {
 			expect.objectContaining({ name: 'prompt', type: 3, required: true, min_length: 1, max_length: 4000 }),
 			expect.objectContaining({ name: 'private', type: 5 }),
 		]);
-		expect(ask.contexts).toEqual([0]);
-		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual([0, 1]);
-		// The message command beside the slash commands: type 3, no description or options, servers only.
+		expect(ask.contexts).toEqual([0, 1, 2]);
+		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual([0, 1, 2]);
+		// The message command beside the slash commands: type 3, no description or options, everywhere /ask is.
 		const askVeil = commands.find((command) => command.name === 'Ask Veil');
-		expect(askVeil).toMatchObject({ type: 3, description: '', contexts: [0] });
+		expect(askVeil).toMatchObject({ type: 3, description: '', contexts: [0, 1, 2] });
 		expect(askVeil?.options).toBeUndefined();
 		expect(commands.filter((command) => command.type === 1).map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
 		for (const [name, permission] of [['flagged', String(1n << 13n)], ['settings', String(1n << 5n)]] as const) {
@@ -115,11 +117,22 @@ describe('deploy-commands', () => {
 		}
 	});
 
-	it('registers globally without DISCORD_GUILD_ID', async () => {
+	it('registers globally without DISCORD_GUILD_ID, the members\' commands installable to accounts and usable in DMs', async () => {
 		services = await startTestServices();
 		const deploy = run('src/deployCommands.ts', services.env);
 		expect(await deploy.exited).toBe(0);
-		expect(services.discord.registeredCommands().map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
+		expect(deploy.stdout.join('\n')).toMatch(/Registered \d+ commands \(global\)/);
+		expect(deploy.stdout.join('\n')).not.toMatch(/DISCORD_GUILD_ID/);
+		// What deploy-commands sent, as Discord received it.
+		const put = services.discord.requests.find((request) => request.method === 'PUT' && request.path.endsWith(`/applications/${services?.discord.applicationId}/commands`));
+		const sent = new Map((put?.json as Array<{ name: string; integration_types?: number[]; contexts?: number[] }>).map((command) => [command.name, command]));
+		for (const name of ['ask', 'Ask Veil', 'link', 'unlink']) {
+			expect(sent.get(name), name).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+		}
+		for (const name of ['flagged', 'settings']) {
+			expect(sent.get(name), name).toMatchObject({ integration_types: [0], contexts: [0] });
+		}
+		expect(services.discord.registeredCommands().find((command) => command.name === 'ask')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
 	});
 
 	it('explains a rejected token and exits 1', async () => {
