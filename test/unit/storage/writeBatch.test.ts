@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WriteBatch } from '../../../src/storage/writeBatch.js';
 
 interface Item {
@@ -23,11 +23,15 @@ const item = (n: number): Item => ({ key: `k${n}`, n });
 
 describe('WriteBatch', () => {
 	it('writes what comes within the window in one call, and each caller learns once it is written', async () => {
+		// The window's clock is the test's: on a loaded machine a real 5 ms pause can outlast a 30 ms window.
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 		const { batch, writes } = recorded({ windowMs: 30, maxItems: 100 });
 		const first = batch.add(item(1));
-		await new Promise((resolve) => setTimeout(resolve, 5));
+		await vi.advanceTimersByTimeAsync(29);
 		const second = batch.add(item(2));
 		expect(writes).toEqual([]);
+		await vi.advanceTimersByTimeAsync(1);
+		vi.useRealTimers();
 		await Promise.all([first, second]);
 		expect(writes).toEqual([[item(1), item(2)]]);
 		await batch.add(item(3));
