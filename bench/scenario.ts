@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { APIUser } from 'discord.js';
 import { AccountRepository } from '../src/accounts/accountRepository.js';
 import { createLogger } from '../src/logging/logger.js';
-import { openStore } from '../src/storage/store.js';
+import { openStore } from '../src/storage/openStorage.js';
 import { DiscordEmulator, makeUser, type GuildModel } from '../sandbox/discord/emulator.js';
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { AskTracker, type LoadResult } from './load.js';

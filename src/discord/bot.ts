@@ -19,8 +19,8 @@ import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { useDiscordRest } from './discordRest.js';
 import { dropGuildStubs, makeCache } from './clientCache.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
-import { openStore, type Store, type StoreOptions } from '../storage/store.js';
-import { openAtomicStore, type AtomicStore } from '../storage/atomicStore.js';
+import type { Store } from '../storage/store.js';
+import { openStorage, type StoreOptions } from '../storage/openStorage.js';
 import { clientShardOptions, forgetShardEnvironment } from './shards.js';
 import { setAskQueueLength, setAsksInFlight, watchGateway } from '../operations/metrics.js';
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
@@ -70,14 +70,8 @@ export class TokenRejectedError extends Error {
 /** Starts the bot: store, upstream clients, and the gateway client, resolving once Discord says READY. */
 export async function startBot(config: Config, options: BotOptions): Promise<RunningBot> {
 	const { logger } = options;
-	const store = await openStore(config.storeUrl, logger, options.store);
-	let atomic: AtomicStore;
-	try {
-		atomic = await openAtomicStore(config.storeUrl, logger, options.store);
-	} catch (error) {
-		await store.close();
-		throw error;
-	}
+	const storage = await openStorage(config.storeUrl, logger, options.store);
+	const { store, atomic } = storage;
 	const generation = new GenerationClient({
 		baseUrl: config.generationBaseUrl,
 		apiKey: config.generationApiKey,
@@ -155,7 +149,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		unwatchGateway();
 		await operator?.close();
 		await client.destroy().catch(() => undefined);
-		await Promise.allSettled([generation.close(), login.close(), store.close(), atomic.close()]);
+		await Promise.allSettled([generation.close(), login.close(), storage.close()]);
 	};
 
 	// Shards identify a few seconds apart, so the bound is on a pause between one shard's READY and the next.

@@ -1,9 +1,4 @@
-import type { Logger } from '../logging/logger.js';
-import { MemoryAtomicStore } from './memoryAtomicStore.js';
-import { openSqliteAtomicStore } from './sqliteAtomicStore.js';
-import { StoreError } from './storeError.js';
-import { STORE_OPERATION_TIMEOUT_MS } from './storeBound.js';
-import { recordStoreError } from '../operations/metrics.js';
+import type { StoreBound } from './storeBound.js';
 
 /** One member of a sorted index and its score (a time in ms, for flags). */
 export interface IndexEntry {
@@ -55,62 +50,22 @@ export interface AtomicStore {
 	close(): Promise<void>;
 }
 
-interface AtomicStoreOptions {
-	/** Prefix of every key; tests give each run its own, as with the keyv store. */
-	readonly namespace?: string;
-	/** How long one operation may take before it fails with StoreError. */
-	readonly operationTimeoutMs?: number;
-}
-
 /**
- * Opens the atomic side of the store named by STORE_URL, with its own connection (keyv's adapters expose neither
- * scripts nor sorted sets). Every operation is bounded in time like the keyv store's.
+ * Bounds every operation but close in the store's one time bound: a change is a write (through SQLite's gate, and
+ * reported as "may not have been saved" when it may still land), a look is a read.
  */
-export async function openAtomicStore(storeUrl: string, logger: Logger, options: AtomicStoreOptions = {}): Promise<AtomicStore> {
-	const namespace = options.namespace ?? 'veil';
-	const timeoutMs = options.operationTimeoutMs ?? STORE_OPERATION_TIMEOUT_MS;
-	let store: AtomicStore;
-	if (storeUrl.startsWith('sqlite://')) {
-		store = await openSqliteAtomicStore(storeUrl, namespace, timeoutMs);
-	} else if (/^rediss?:\/\//.test(storeUrl)) {
-		// Loaded only when the store is Redis, as in openStore: its client (every command of @redis/client) costs a
-		// SQLite deployment about 2.5 MB of heap and more of resident memory for nothing.
-		const { openRedisAtomicStore } = await import('./redisAtomicStore.js');
-		store = await openRedisAtomicStore(storeUrl, namespace, logger);
-	} else {
-		store = new MemoryAtomicStore();
-	}
-	return bounded(store, timeoutMs);
-}
-
-/** Wraps every operation but close in a time bound, turning any failure into a StoreError. */
-function bounded(store: AtomicStore, timeoutMs: number): AtomicStore {
-	const run = async <T>(what: string, operation: () => Promise<T>): Promise<T> => {
-		let timer: NodeJS.Timeout | undefined;
-		const timeout = new Promise<never>((_, reject) => {
-			timer = setTimeout(() => reject(new StoreError(`store did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
-		});
-		try {
-			return await Promise.race([operation(), timeout]);
-		} catch (error) {
-			recordStoreError();
-			if (error instanceof StoreError) throw error;
-			throw new StoreError(`store failed ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-		} finally {
-			clearTimeout(timer);
-		}
-	};
+export function boundAtomic(store: AtomicStore, bound: StoreBound): AtomicStore {
 	return {
-		claim: (key, value, ttlMs) => run('claim', () => store.claim(key, value, ttlMs)),
-		release: (key, value) => run('release', () => store.release(key, value)),
-		read: (key) => run('read', () => store.read(key)),
-		readPrefixed: (prefix) => run('prefixed read', () => store.readPrefixed(prefix)),
-		compareAndSet: (key, expected, next) => run('compare-and-set', () => store.compareAndSet(key, expected, next)),
-		indexAdd: (key, entries, bounds) => run('index add', () => store.indexAdd(key, entries, bounds)),
-		indexRead: (key, minScore) => run('index read', () => store.indexRead(key, minScore)),
-		indexRemove: (key, members) => run('index remove', () => store.indexRemove(key, members)),
-		increment: (key, expiresAt) => run('increment', () => store.increment(key, expiresAt)),
-		sweepExpired: (now) => run('sweep', () => store.sweepExpired(now)),
+		claim: (key, value, ttlMs) => bound.write('claim', () => store.claim(key, value, ttlMs)),
+		release: (key, value) => bound.write('release', () => store.release(key, value)),
+		read: (key) => bound.read('read', () => store.read(key)),
+		readPrefixed: (prefix) => bound.read('prefixed read', () => store.readPrefixed(prefix)),
+		compareAndSet: (key, expected, next) => bound.write('compare-and-set', () => store.compareAndSet(key, expected, next)),
+		indexAdd: (key, entries, bounds) => bound.write('index add', () => store.indexAdd(key, entries, bounds)),
+		indexRead: (key, minScore) => bound.read('index read', () => store.indexRead(key, minScore)),
+		indexRemove: (key, members) => bound.write('index remove', () => store.indexRemove(key, members)),
+		increment: (key, expiresAt) => bound.write('increment', () => store.increment(key, expiresAt)),
+		sweepExpired: (now) => bound.write('sweep', () => store.sweepExpired(now)),
 		close: () => store.close(),
 	};
 }

@@ -1,8 +1,6 @@
-import { createClient, defaultReconnectStrategy } from '@keyv/redis';
-import type { Logger } from '../logging/logger.js';
 import { redisIncrement } from './dailyCounter.js';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
-import { StoreError } from './storeError.js';
+import type { RedisClient } from './redisBackend.js';
 
 // Each script runs whole inside Redis: no other client's command lands between its read and its write.
 const CLAIM = `
@@ -26,18 +24,8 @@ end
 redis.call('SET', KEYS[1], ARGV[3])
 return 1`;
 
-/**
- * Like the keyv store's client, it has no offline queue: a command issued while Redis is away fails at once rather
- * than running long after the member was told it failed.
- */
-function newClient(storeUrl: string) {
-	return createClient({ url: storeUrl, disableOfflineQueue: true, socket: { reconnectStrategy: defaultReconnectStrategy } });
-}
-
-type RedisClient = ReturnType<typeof newClient>;
-
 /** Claims as SET-if-absent scripts, compare-and-set as a script, indexes as sorted sets. */
-class RedisAtomicStore implements AtomicStore {
+export class RedisAtomicStore implements AtomicStore {
 	readonly #client: RedisClient;
 	readonly #prefix: string;
 
@@ -111,9 +99,8 @@ class RedisAtomicStore implements AtomicStore {
 		return 0;
 	}
 
-	async close(): Promise<void> {
-		await this.#client.close().catch(() => undefined);
-	}
+	/** The client is the process's, closed with the store as a whole. */
+	async close(): Promise<void> {}
 
 	#key(key: string): string {
 		return `${this.#prefix}${key}`;
@@ -123,25 +110,4 @@ class RedisAtomicStore implements AtomicStore {
 /** `text` matched literally by a Redis glob pattern. */
 function escapeGlob(text: string): string {
 	return text.replace(/[*?[\]\\]/g, '\\$&');
-}
-
-/** Connects a client of its own, giving up after `connectTimeoutMs`. */
-export async function openRedisAtomicStore(storeUrl: string, namespace: string, logger: Logger, connectTimeoutMs = 5000): Promise<AtomicStore> {
-	const client = newClient(storeUrl);
-	client.on('error', (error: unknown) => logger.warn({ err: error, store: 'redis' }, 'store connection error'));
-	let timer: NodeJS.Timeout | undefined;
-	try {
-		await Promise.race([
-			client.connect(),
-			new Promise<never>((_, reject) => {
-				timer = setTimeout(() => reject(new StoreError(`Redis did not accept a connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
-			}),
-		]);
-	} catch (error) {
-		client.destroy();
-		throw error;
-	} finally {
-		clearTimeout(timer);
-	}
-	return new RedisAtomicStore(client, namespace);
 }

@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
-import { openGatedSqliteConnection } from './sqliteConnection.js';
-import type { SqliteGate, SqliteQuery as Query } from './sqliteGate.js';
-import { sqlitePath } from './store.js';
+import type { SqliteQuery as Query } from './sqliteGate.js';
 import { sqliteIncrement, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
 
-const SCHEMA = [
+/** The atomic side's tables, beside keyv's in the same file. */
+export const SQLITE_ATOMIC_SCHEMA = [
 	// Claims and compare-and-set values; `expires` NULL: kept until changed.
 	'CREATE TABLE IF NOT EXISTS veil_values (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER)',
 	'CREATE TABLE IF NOT EXISTS veil_index (key TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID',
@@ -15,35 +12,27 @@ const SCHEMA = [
 
 /**
  * Claims, compare-and-set values and sorted indexes as rows, each change one statement: SQLite runs a statement
- * whole under its write lock, so processes sharing the file cannot interleave inside one.
+ * whole under its write lock, so processes sharing the file cannot interleave inside one. Its changes go through
+ * the connection's gate as writes (see boundAtomic), so one reported as failed never lands later.
  */
-class SqliteAtomicStore implements AtomicStore {
+export class SqliteAtomicStore implements AtomicStore {
 	readonly #query: Query;
-	readonly #close: () => Promise<void>;
 	readonly #prefix: string;
-	readonly #gate: SqliteGate;
-	readonly #timeoutMs: number;
 
-	constructor(connection: { query: Query; close: () => Promise<void>; gate: SqliteGate }, namespace: string, timeoutMs: number) {
-		this.#query = connection.query;
-		this.#close = connection.close;
-		this.#gate = connection.gate;
+	constructor(query: Query, namespace: string) {
+		this.#query = query;
 		this.#prefix = `${namespace}:`;
-		this.#timeoutMs = timeoutMs;
 	}
 
-	// Each operation through the gate, as in the keyv store: a statement that could still be waiting for another
-	// connection's lock at the operation's deadline is never started, so a claim reported as failed never lands later.
 	claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
-		return this.#gated(() => this.#claim(key, value, ttlMs));
+		return this.#claim(key, value, ttlMs);
 	}
 
 	release(key: string, value: string): Promise<void> {
-		return this.#gated(() => this.#release(key, value));
+		return this.#release(key, value);
 	}
 
 	read(key: string): Promise<string | undefined> {
-		// Reads go beside the gate's line (see Store#bounded).
 		return this.#read(key);
 	}
 
@@ -60,11 +49,11 @@ class SqliteAtomicStore implements AtomicStore {
 	}
 
 	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
-		return this.#gated(() => this.#compareAndSet(key, expected, next));
+		return this.#compareAndSet(key, expected, next);
 	}
 
 	indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
-		return this.#gated(() => this.#indexAdd(key, entries, bounds));
+		return this.#indexAdd(key, entries, bounds);
 	}
 
 	indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
@@ -72,19 +61,15 @@ class SqliteAtomicStore implements AtomicStore {
 	}
 
 	indexRemove(key: string, members: readonly string[]): Promise<void> {
-		return this.#gated(() => this.#indexRemove(key, members));
+		return this.#indexRemove(key, members);
 	}
 
 	increment(key: string, expiresAt: number): Promise<number> {
-		return this.#gated(() => sqliteIncrement(this.#query, this.#key(key), expiresAt, Date.now()));
+		return sqliteIncrement(this.#query, this.#key(key), expiresAt, Date.now());
 	}
 
 	sweepExpired(now?: number): Promise<number> {
-		return this.#gated(() => this.#sweepExpired(now));
-	}
-
-	#gated<T>(operation: () => Promise<T>): Promise<T> {
-		return this.#gate.run({ deadline: Date.now() + this.#timeoutMs, inFlight: 0 }, operation);
+		return this.#sweepExpired(now);
 	}
 
 	async #claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
@@ -186,30 +171,11 @@ class SqliteAtomicStore implements AtomicStore {
 		return values.length + entries.length + counters;
 	}
 
-	close(): Promise<void> {
-		return this.#close().catch(() => undefined);
+	/** The connection is the process's, closed with the store as a whole. */
+	async close(): Promise<void> {
 	}
 
 	#key(key: string): string {
 		return `${this.#prefix}${key}`;
 	}
-}
-
-/**
- * Opens a connection of its own to the store's SQLite file, whose operations must end within `timeoutMs`.
- */
-export async function openSqliteAtomicStore(storeUrl: string, namespace: string, timeoutMs: number): Promise<AtomicStore> {
-	const path = sqlitePath(storeUrl);
-	mkdirSync(dirname(path), { recursive: true });
-	const connection = await openGatedSqliteConnection(path, timeoutMs);
-	const { query } = connection;
-	try {
-		// Rows deleted are overwritten, as in the keyv store: a claim names its moderator.
-		await query('PRAGMA secure_delete = ON');
-		for (const statement of SCHEMA) await query(statement);
-	} catch (error) {
-		await connection.close().catch(() => undefined);
-		throw error;
-	}
-	return new SqliteAtomicStore(connection, namespace, timeoutMs);
 }

@@ -1,5 +1,65 @@
+import { recordStoreError } from '../operations/metrics.js';
+import type { OperationClock } from './sqliteGate.js';
+import type { StoreBackend } from './storeBackend.js';
+import { StoreError } from './storeError.js';
+
 /**
- * How long one store operation may take before it fails with StoreError, on the keyv side and the atomic side
- * alike: an ask touches both, and a back end that hangs must fail it within the same bound whichever it reaches.
+ * How long one store operation may take before it fails with StoreError: an ask's store work, plain records and
+ * atomic operations alike, fails within this bound whatever the back end does.
  */
 export const STORE_OPERATION_TIMEOUT_MS = 1000;
+
+/**
+ * The one time bound of every store operation, with one policy for what a failure means. A write reported as failed
+ * must not happen later. Where that is certain (SQLite's gate; Redis not connected, so the command is never sent)
+ * the error says the store did not answer; where the write may still land (a SQLite statement still running at
+ * the deadline; a Redis command that was sent) it says the change may not have been saved.
+ */
+export class StoreBound {
+	readonly backend: StoreBackend;
+	readonly timeoutMs: number;
+
+	constructor(backend: StoreBackend, timeoutMs: number) {
+		this.backend = backend;
+		this.timeoutMs = timeoutMs;
+	}
+
+	/** A read: it cannot land later, so it runs beside the gate's line (a member's link is never read behind saves). */
+	read<T>(what: string, operation: () => Promise<T>): Promise<T> {
+		return this.#bounded(what, operation, false);
+	}
+
+	/** A write: refused at once when Redis is not connected, since a command sent later would land after the answer. */
+	write<T>(what: string, operation: () => Promise<T>): Promise<T> {
+		if (this.backend.kind === 'redis' && !this.backend.client.isReady) {
+			recordStoreError();
+			return Promise.reject(new StoreError(`store not connected: ${what} not sent`));
+		}
+		return this.#bounded(what, operation, true);
+	}
+
+	async #bounded<T>(what: string, operation: () => Promise<T>, writes: boolean): Promise<T> {
+		const clock: OperationClock = { deadline: Date.now() + this.timeoutMs, inFlight: 0 };
+		const backend = this.backend;
+		const running = backend.kind === 'sqlite' && writes ? backend.gate.run(clock, operation) : operation();
+		// A SQLite statement that errs wrote nothing, so only one still running at the deadline leaves a doubt; a Redis
+		// command that was sent may be applied whatever the client saw.
+		const unsureAtDeadline = () => writes && (backend.kind === 'redis' || (backend.kind === 'sqlite' && clock.inFlight > 0));
+		let timer: NodeJS.Timeout | undefined;
+		const timeout = new Promise<never>((_, reject) => {
+			timer = setTimeout(() => {
+				reject(new StoreError(`store did not answer ${what} within ${this.timeoutMs} ms`, { outcomeUnknown: unsureAtDeadline() }));
+			}, this.timeoutMs);
+		});
+		try {
+			return await Promise.race([running, timeout]);
+		} catch (error) {
+			recordStoreError();
+			if (error instanceof StoreError) throw error;
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new StoreError(`store failed ${what}: ${reason}`, { cause: error, outcomeUnknown: writes && backend.kind === 'redis' });
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+}

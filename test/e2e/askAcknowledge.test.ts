@@ -6,9 +6,10 @@ import { PausableProxy } from '../support/pausableProxy.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 import { utcDay } from '../../src/admission/dailyLimit.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
+import type { AtomicStore } from '../../src/storage/atomicStore.js';
+import { openStorage } from '../../src/storage/openStorage.js';
 import { SettingsRepository } from '../../src/storage/settingsRepository.js';
-import { openStore, type Store } from '../../src/storage/store.js';
+import type { Store } from '../../src/storage/store.js';
 import { testRedisUrl } from '../support/testRedis.js';
 
 function ask(harness: Harness, user: ReturnType<typeof makeUser>, prompt: string) {
@@ -20,7 +21,7 @@ async function asAnotherProcess(harness: Harness, change: (connections: { store:
 	const url = `sqlite://${harness.sqliteFile}`;
 	const silent = createLogger('silent');
 	const options = { namespace: harness.storeNamespace };
-	const [store, atomic] = await Promise.all([openStore(url, silent, options), openAtomicStore(url, silent, options)]);
+	const { store, atomic } = await openStorage(url, silent, options);
 	try {
 		await change({ store, atomic });
 	} finally {

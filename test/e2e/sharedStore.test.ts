@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateEncryptionKey, parseEncryptionKey } from '../../src/accounts/sealing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository, type FlagRecord } from '../../src/moderation/flagRepository.js';
-import { openAtomicStore, type AtomicStore } from '../../src/storage/atomicStore.js';
-import { openStore, type Store } from '../../src/storage/store.js';
+import type { AtomicStore } from '../../src/storage/atomicStore.js';
+import { openStorage } from '../../src/storage/openStorage.js';
+import type { Store } from '../../src/storage/store.js';
 import { runTogether } from '../support/flagProcesses.js';
 import { testRedisUrl } from '../support/testRedis.js';
 
@@ -28,8 +29,7 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 
 	beforeAll(async () => {
 		const storeUrl = (shared.url = makeUrl());
-		store = await openStore(storeUrl, createLogger('silent'), { namespace });
-		atomic = await openAtomicStore(storeUrl, createLogger('silent'), { namespace });
+		({ store, atomic } = await openStorage(storeUrl, createLogger('silent'), { namespace }));
 		flags = new FlagRepository(store, atomic, 30, { current: parseEncryptionKey(key) });
 	});
 	afterAll(async () => {

@@ -4,7 +4,7 @@
  * count. Usage: counterProcess.ts <STORE_URL> <namespace> <key> <times>
  */
 import { createLogger } from '../../src/logging/logger.js';
-import { openAtomicStore } from '../../src/storage/atomicStore.js';
+import { openAtomicStore } from '../../src/storage/openStorage.js';
 
 const [storeUrl = '', namespace = '', key = '', times = '1'] = process.argv.slice(2);
 const store = await openAtomicStore(storeUrl, createLogger('silent'), { namespace, operationTimeoutMs: 10_000 });

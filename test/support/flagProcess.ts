@@ -11,14 +11,12 @@ import { createInterface } from 'node:readline';
 import { parseEncryptionKey } from '../../src/accounts/sealing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository, type FlagDecision } from '../../src/moderation/flagRepository.js';
-import { openAtomicStore } from '../../src/storage/atomicStore.js';
-import { openStore } from '../../src/storage/store.js';
+import { openStorage } from '../../src/storage/openStorage.js';
 
 const [storeUrl = '', namespace = '', key = '', command = '', guildId = '', ...rest] = process.argv.slice(2);
 const logger = createLogger('silent');
 const options = { namespace, operationTimeoutMs: 5000 };
-const store = await openStore(storeUrl, logger, options);
-const atomic = await openAtomicStore(storeUrl, logger, options);
+const { store, atomic } = await openStorage(storeUrl, logger, options);
 const flags = new FlagRepository(store, atomic, 30, { current: parseEncryptionKey(key) });
 
 process.stdout.write('ready\n');

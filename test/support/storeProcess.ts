@@ -3,7 +3,7 @@
  * one process stored, the next one reads. Usage: storeProcess.ts <STORE_URL> <namespace> set|get <key> [json]
  */
 import { createLogger } from '../../src/logging/logger.js';
-import { openStore } from '../../src/storage/store.js';
+import { openStore } from '../../src/storage/openStorage.js';
 
 const [storeUrl = '', namespace = '', action = '', key = '', value = ''] = process.argv.slice(2);
 const store = await openStore(storeUrl, createLogger('silent'), { namespace });

@@ -8,7 +8,8 @@ import { SealError } from '../../../src/accounts/sealError.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { openTokens } from '../../../src/accounts/sealTokens.js';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openStore, type Store } from '../../../src/storage/store.js';
+import type { Store } from '../../../src/storage/store.js';
+import { openStore } from '../../../src/storage/openStorage.js';
 import { lockSqliteFile } from '../../support/sqliteLock.js';
 
 const [keyA, keyB, keyC] = [0, 1, 2].map(() => parseEncryptionKey(generateEncryptionKey())) as [Buffer, Buffer, Buffer];

@@ -8,7 +8,8 @@ import { PendingQuestionRepository } from '../../../src/conversations/pendingQue
 import type { Turn } from '../../../src/conversations/buildContents.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openStore, type Store } from '../../../src/storage/store.js';
+import type { Store } from '../../../src/storage/store.js';
+import { openStore } from '../../../src/storage/openStorage.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');

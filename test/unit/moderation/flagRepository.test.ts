@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { askedPrivately, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openStore, type Store } from '../../../src/storage/store.js';
-import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import type { Store } from '../../../src/storage/store.js';
+import { openStorage, openStore, openAtomicStore } from '../../../src/storage/openStorage.js';
+import type { AtomicStore } from '../../../src/storage/atomicStore.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');
@@ -48,8 +49,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	beforeEach(async () => {
 		url = storeUrl();
 		const options = { operationTimeoutMs: 5000, namespace: `flags-${Math.random().toString(36).slice(2)}` };
-		store = await openStore(url, logger, options);
-		atomic = await openAtomicStore(url, logger, options);
+		({ store, atomic } = await openStorage(url, logger, options));
 	});
 	afterEach(async () => {
 		await Promise.all([store.close(), atomic.close()]);

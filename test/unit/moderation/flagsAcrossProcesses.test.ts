@@ -6,9 +6,10 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FlagRepository, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import type { AtomicStore } from '../../../src/storage/atomicStore.js';
+import { openStorage } from '../../../src/storage/openStorage.js';
 import { SettingsRepository } from '../../../src/storage/settingsRepository.js';
-import { openStore, type Store } from '../../../src/storage/store.js';
+import type { Store } from '../../../src/storage/store.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');
@@ -40,8 +41,7 @@ interface Process {
 }
 
 async function openProcess(storeUrl: string, namespace: string): Promise<Process> {
-	const store = await openStore(storeUrl, logger, { namespace, operationTimeoutMs: 5000 });
-	const atomic = await openAtomicStore(storeUrl, logger, { namespace, operationTimeoutMs: 5000 });
+	const { store, atomic } = await openStorage(storeUrl, logger, { namespace, operationTimeoutMs: 5000 });
 	return { store, atomic, flags: new FlagRepository(store, atomic, 30, KEYS), settings: new SettingsRepository(store, atomic) };
 }
 

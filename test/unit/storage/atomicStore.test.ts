@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import type { AtomicStore } from '../../../src/storage/atomicStore.js';
+import { openAtomicStore } from '../../../src/storage/openStorage.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
 const logger = createLogger('silent');

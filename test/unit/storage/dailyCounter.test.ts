@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openAtomicStore as openStore } from '../../../src/storage/atomicStore.js';
+import { openAtomicStore as openStore } from '../../../src/storage/openStorage.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
 const run = promisify(execFile);

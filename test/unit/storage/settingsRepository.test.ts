@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openAtomicStore, type AtomicStore } from '../../../src/storage/atomicStore.js';
+import type { AtomicStore } from '../../../src/storage/atomicStore.js';
+import { openStore, openAtomicStore } from '../../../src/storage/openStorage.js';
 import { RECENT_SETTINGS_MS, SettingsRepository } from '../../../src/storage/settingsRepository.js';
-import { openStore, type Store } from '../../../src/storage/store.js';
+import type { Store } from '../../../src/storage/store.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-settings-'));

@@ -8,7 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { lockSqliteFile } from '../../support/sqliteLock.js';
 import { StoreError } from '../../../src/storage/storeError.js';
 import { createLogger } from '../../../src/logging/logger.js';
-import { openStore, sqlitePath, type Store } from '../../../src/storage/store.js';
+import type { Store } from '../../../src/storage/store.js';
+import { openStore } from '../../../src/storage/openStorage.js';
+import { sqlitePath } from '../../../src/storage/storeBackend.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
 const run = promisify(execFile);
