@@ -4,6 +4,7 @@ import { parseDeployConfig, type DeployConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { messages } from './answers/messages.js';
 import { buildRegistry } from './discord/registry.js';
+import { proxySecretHeaders } from './discord/restProxySecret.js';
 
 /**
  * Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. That one
@@ -12,7 +13,7 @@ import { buildRegistry } from './discord/registry.js';
  */
 async function deployCommands(config: DeployConfig): Promise<{ scope: string; count: number }> {
 	const body = buildRegistry(commandModules).toJSON();
-	const rest = new REST({ api: config.discordApiUrl }).setToken(config.discordToken);
+	const rest = new REST({ api: config.discordApiUrl, headers: proxySecretHeaders(config.restProxySecret) }).setToken(config.discordToken);
 	const route = config.discordGuildId
 		? Routes.applicationGuildCommands(config.discordApplicationId, config.discordGuildId)
 		: Routes.applicationCommands(config.discordApplicationId);

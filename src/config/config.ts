@@ -34,6 +34,8 @@ export interface Config extends ShardSettings {
 	/** Port of the operators' endpoint (`/metrics`, `/healthz`, `/readyz`); undefined: off. 0 picks a free one. */
 	readonly metricsPort: number | undefined;
 	readonly metricsHost: string;
+	/** Sent to the REST proxy with every request to Discord's REST (see restProxySecret.ts); undefined: none. */
+	readonly restProxySecret: string | undefined;
 }
 
 /** Bad configuration: `message` lists every problem by name, and never a value. */
@@ -67,6 +69,8 @@ const port = z.coerce
 	.int('a TCP port (0 to 65535)')
 	.min(0, 'a TCP port (0 to 65535)')
 	.max(65_535, 'a TCP port (0 to 65535)');
+const listenHost = z.string().trim().regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 127.0.0.1 or 0.0.0.0');
+const proxySecret = z.string().trim().min(32, 'at least 32 characters, the same for the proxy and every bot (npm run keygen makes one)');
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
 const wholeNumber = (what: string) => z.coerce.number({ error: what }).int(what).nonnegative(what);
 
@@ -113,7 +117,8 @@ const environmentSchema = z.object({
 	),
 	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 	METRICS_PORT: optional(port),
-	METRICS_HOST: withDefault(z.string().trim().regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 127.0.0.1 or 0.0.0.0'), '127.0.0.1'),
+	METRICS_HOST: withDefault(listenHost, '127.0.0.1'),
+	REST_PROXY_SECRET: optional(proxySecret),
 });
 
 /**
@@ -151,6 +156,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		...shards.settings,
 		metricsPort: e.METRICS_PORT,
 		metricsHost: e.METRICS_HOST,
+		restProxySecret: e.REST_PROXY_SECRET,
 	});
 }
 
@@ -160,10 +166,11 @@ export interface DeployConfig {
 	readonly discordApplicationId: string;
 	readonly discordGuildId: string | undefined;
 	readonly discordApiUrl: string;
+	readonly restProxySecret: string | undefined;
 }
 
 const deploySchema = environmentSchema
-	.pick({ DISCORD_TOKEN: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true })
+	.pick({ DISCORD_TOKEN: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true, REST_PROXY_SECRET: true })
 	.extend({ DISCORD_APPLICATION_ID: snowflake.or(z.undefined()).refine((v) => v !== undefined, 'the application (client) id from the Developer Portal') });
 
 /** Parses the few names `deploy-commands` needs, with the same all-problems-at-once message. */
@@ -175,7 +182,13 @@ export function parseDeployConfig(env: Record<string, string | undefined>): Depl
 		discordApplicationId: result.data.DISCORD_APPLICATION_ID as string,
 		discordGuildId: result.data.DISCORD_GUILD_ID,
 		discordApiUrl: result.data.DISCORD_API_URL.replace(/\/+$/, ''),
+		restProxySecret: result.data.REST_PROXY_SECRET,
 	});
+}
+
+/** A listening address no other machine reaches. */
+function isLoopbackHost(host: string): boolean {
+	return host === '::1' || isLoopback(host);
 }
 
 /** 127.0.0.0/8, ::1 and localhost, as `URL` spells them (it writes every IPv4 form as four decimals). */
@@ -183,17 +196,25 @@ function isLoopback(hostname: string): boolean {
 	return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** What `npm run rest-proxy` needs: where Discord's REST is, the token it sends there, and its own port. */
+/** What `npm run rest-proxy` needs: where Discord's REST is, the token it sends there, where it listens, its secret. */
 interface RestProxyConfig {
 	readonly discordToken: string;
 	readonly discordApiUrl: string;
 	readonly restProxyPort: number;
+	readonly restProxyHost: string;
+	/** Every request must carry it; required off loopback. */
+	readonly restProxySecret: string | undefined;
 	readonly logLevel: string;
 }
 
 const restProxySchema = environmentSchema
-	.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, LOG_LEVEL: true })
-	.extend({ REST_PROXY_PORT: withDefault(port, 8080) });
+	.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, LOG_LEVEL: true, REST_PROXY_SECRET: true })
+	.extend({ REST_PROXY_PORT: withDefault(port, 8080), REST_PROXY_HOST: withDefault(listenHost, '127.0.0.1') })
+	// Off loopback anyone who reaches the port could send as the deployment, spending its rate limits.
+	.refine((e) => e.REST_PROXY_SECRET !== undefined || isLoopbackHost(e.REST_PROXY_HOST), {
+		path: ['REST_PROXY_SECRET'],
+		message: 'a shared secret whenever REST_PROXY_HOST is not a loopback address (127.0.0.1, ::1, localhost)',
+	});
 
 /** Parses the few names the REST proxy needs, with the same all-problems-at-once message. */
 export function parseRestProxyConfig(env: Record<string, string | undefined>): RestProxyConfig {
@@ -203,6 +224,8 @@ export function parseRestProxyConfig(env: Record<string, string | undefined>): R
 		discordToken: result.data.DISCORD_TOKEN,
 		discordApiUrl: result.data.DISCORD_API_URL.replace(/\/+$/, ''),
 		restProxyPort: result.data.REST_PROXY_PORT,
+		restProxyHost: result.data.REST_PROXY_HOST,
+		restProxySecret: result.data.REST_PROXY_SECRET,
 		logLevel: result.data.LOG_LEVEL,
 	});
 }

@@ -17,6 +17,7 @@ import type { Registry } from './registry.js';
 import { NO_MENTIONS } from './mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { useDiscordRest } from './discordRest.js';
+import { proxySecretHeaders } from './restProxySecret.js';
 import { dropGuildStubs, makeCache } from './clientCache.js';
 import { SettingsRepository } from '../storage/settingsRepository.js';
 import type { Store } from '../storage/store.js';
@@ -89,6 +90,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		makeCache,
 		rest: {
 			api: config.discordApiUrl,
+			headers: proxySecretHeaders(config.restProxySecret),
 			// Consulted on every 429 and before every wait for a limited bucket, so it is also where limits are logged.
 			rejectOnRateLimit: (info) => {
 				const givenUp = shouldGiveUpWaiting(info, stopping !== undefined);

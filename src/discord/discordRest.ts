@@ -14,16 +14,29 @@ export interface DiscordRestOptions {
 	readonly interactionHandlerSweepMs?: number;
 }
 
+/** The routes Discord does not count against a bot's global limit when called without its token. */
+const INTERACTION_ROUTE = /^\/(?:interactions|webhooks)\//;
+
+/**
+ * Whether Discord exempts `request` from the bot's global limit: an interaction callback, or an edit or follow-up
+ * of the interaction's webhook, sent without the bot's token. discord.js marks exactly these `auth: false`; the REST
+ * proxy marks every request so, and tells them by the Authorization header its caller sent, or did not.
+ */
+export function exemptFromGlobalLimit(request: InternalRequest): boolean {
+	const headers = Object.keys(request.headers ?? {});
+	return request.auth === false && INTERACTION_ROUTE.test(request.fullRoute) && !headers.some((name) => name.toLowerCase() === 'authorization');
+}
+
 /**
  * Discord limits a bot's requests to 50 a second globally, but the interaction endpoints (the callback, and the edits
  * and follow-ups of the interaction's webhook) are not bound by that limit. @discordjs/rest counts the edits and
  * follow-ups against it all the same, so a default client answers no more than about 50 members a second, however
  * fast everything else is.
  *
- * The requests discord.js makes without the bot's token (`auth: false`: exactly the interaction callbacks and
- * webhook routes) go instead through a second REST instance with no client-side global limit, and no token to send.
- * Every other request keeps the global limit. On both, each route keeps its own buckets, and a 429 (its
- * `retry_after`, the bucket headers, a global one) is waited out as before.
+ * The requests {@link exemptFromGlobalLimit} go instead through a second REST instance with no client-side global
+ * limit, and no token to send. Every other request keeps the global limit. On both, each route keeps its own
+ * buckets, and a 429 (its `retry_after`, the bucket headers, a global one) is waited out as before. The bot's client
+ * and the REST proxy (`npm run rest-proxy`) both use it.
  */
 export class DiscordRest extends REST {
 	readonly #tokenless: REST;
@@ -52,7 +65,7 @@ export class DiscordRest extends REST {
 	}
 
 	override queueRequest(request: InternalRequest): Promise<ResponseLike> {
-		return request.auth === false ? this.#tokenless.queueRequest(request) : super.queueRequest(request);
+		return exemptFromGlobalLimit(request) ? this.#tokenless.queueRequest(request) : super.queueRequest(request);
 	}
 
 	override clearHashSweeper(): void {

@@ -83,11 +83,13 @@ describe('operator settings', () => {
 });
 
 describe('parseRestProxyConfig', () => {
-	it('needs the token alone, and listens on 8080 by default', () => {
+	it('needs the token alone, and listens on 127.0.0.1:8080 without a secret by default', () => {
 		expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_PORT: '' })).toEqual({
 			discordToken: 't',
 			discordApiUrl: 'https://discord.com/api',
 			restProxyPort: 8080,
+			restProxyHost: '127.0.0.1',
+			restProxySecret: undefined,
 			logLevel: 'info',
 		});
 		expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_PORT: '9000', DISCORD_API_URL: 'http://127.0.0.1:1/api/' })).toMatchObject({
@@ -99,5 +101,20 @@ describe('parseRestProxyConfig', () => {
 	it('names a missing token and a bad port together', () => {
 		const problems = problemsOf({ REST_PROXY_PORT: 'eighty' }, parseRestProxyConfig);
 		expect(problems.map((p) => p.split(':')[0])).toEqual(['DISCORD_TOKEN', 'REST_PROXY_PORT']);
+	});
+
+	it('needs REST_PROXY_SECRET, of at least 32 characters, to listen off loopback', () => {
+		const secret = 's'.repeat(32);
+		expect(problemsOf({ DISCORD_TOKEN: 't', REST_PROXY_HOST: '0.0.0.0' }, parseRestProxyConfig)).toEqual([expect.stringMatching(/^REST_PROXY_SECRET: missing; expected a shared secret whenever REST_PROXY_HOST is not a loopback/)]);
+		expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_HOST: '0.0.0.0', REST_PROXY_SECRET: secret })).toMatchObject({ restProxyHost: '0.0.0.0', restProxySecret: secret });
+		for (const loopback of ['127.0.0.1', '::1', 'localhost']) {
+			expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_HOST: loopback })).toMatchObject({ restProxyHost: loopback, restProxySecret: undefined });
+		}
+		expect(problemsOf({ DISCORD_TOKEN: 't', REST_PROXY_SECRET: 'short' }, parseRestProxyConfig)).toEqual([expect.stringMatching(/^REST_PROXY_SECRET: invalid; expected at least 32 characters/)]);
+	});
+
+	it("give the bot the proxy's secret to send, and none by default", () => {
+		expect(parseConfig(valid)).toMatchObject({ restProxySecret: undefined });
+		expect(parseConfig({ ...valid, REST_PROXY_SECRET: 'k'.repeat(44) })).toMatchObject({ restProxySecret: 'k'.repeat(44) });
 	});
 });
