@@ -19,6 +19,7 @@ import { FLAGGED_PREFIXES } from './flagged.js';
 import { linkButton } from './link.js';
 import { messages } from '../src/answers/messages.js';
 import { questionModal } from '../src/asking/questionModal.js';
+import { seenBy } from '../src/conversations/buildContents.js';
 
 const data = new SlashCommandBuilder()
 	.setName('ask')
@@ -78,7 +79,9 @@ function followUpModal(conversationId: string): ModalBuilder {
  */
 async function readConversationAndLink(guildId: string, conversationId: string, userId: string, ctx: InteractionContext) {
 	const [conversation, gate] = await Promise.all([ctx.conversations.find(guildId, conversationId), readLinkGate(userId, ctx)]);
-	if (!conversation) throw new UserInputError({ userMessage: messages.conversation.expired, code: 'conversation_expired' });
+	// A private conversation's answers went to its owner alone: no one else can have seen them to follow them up.
+	const privateToAnother = conversation?.ephemeral === true && conversation.ownerId !== undefined && conversation.ownerId !== userId;
+	if (!conversation || privateToAnother) throw new UserInputError({ userMessage: messages.conversation.expired, code: 'conversation_expired' });
 	return { conversation, gate };
 }
 
@@ -96,7 +99,10 @@ const followUpPress: ButtonHandler = {
 	},
 };
 
-/** The Follow up form's submit: the conversation's turns, then the new prompt, answered where the conversation is. */
+/**
+ * The Follow up form's submit: the conversation's turns as the presser saw them (every answer; of the prompts, only
+ * their own), then the new prompt, answered where the conversation is.
+ */
 const followUpSubmit: ModalHandler = {
 	prefix: ASK_PREFIXES['followup-form'],
 	async handle(interaction, [conversationId = ''], ctx) {
@@ -107,7 +113,7 @@ const followUpSubmit: ModalHandler = {
 		const prepare = async () => {
 			const { conversation, gate } = await readConversationAndLink(guildId, conversationId, interaction.user.id, ctx);
 			ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
-			return { request: { prompt, history: conversation.turns, ephemeral: conversation.ephemeral }, gate };
+			return { request: { prompt, history: seenBy(conversation.turns, interaction.user.id), ephemeral: conversation.ephemeral }, gate };
 		};
 		await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
 	},

@@ -11,7 +11,7 @@ import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
 import { checkPrompt } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
-import { askAboutMessage } from '../src/conversations/quoteMessage.js';
+import { askAboutMessage, keptAboutMessage } from '../src/conversations/quoteMessage.js';
 import { ASK_COMPONENTS } from './ask.js';
 import { messages } from '../src/answers/messages.js';
 import { questionModal } from '../src/asking/questionModal.js';
@@ -47,12 +47,16 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	// discord.js types it as a string, but leaves it null when a payload has no content field at all.
 	const text = (interaction.targetMessage.content as string | null) ?? '';
 	if (text.trim() === '') throw new UserInputError({ userMessage: messages.askVeil.noText, code: 'message_without_text' });
+	// Past their pace the member is told so now, before anything of the message is stored.
+	ctx.admission.checkPace(interaction.user.id);
 	const gate = await readLinkGate(interaction.user.id, ctx);
 	if (mustLinkFirst(gate)) {
 		await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
 		return;
 	}
-	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, text);
+	const { author } = interaction.targetMessage;
+	const authorName = interaction.targetMessage.member?.displayName ?? author.globalName ?? author.username;
+	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, { text, author: { id: author.id, name: authorName } });
 	await interaction.showModal(askVeilModal(pendingKey));
 }
 
@@ -64,14 +68,20 @@ const submitQuestion: ModalHandler = {
 		const question = interaction.fields.getTextInputValue('question');
 		checkPrompt(question, messages.askVeil.emptyQuestion);
 		const prepare = async () => {
-			const [text, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
-			if (text === undefined) throw new UserInputError({ userMessage: messages.askVeil.formExpired, code: 'form_expired' });
-			return { request: { prompt: askAboutMessage(text, question), ephemeral: false }, gate };
+			const [message, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
+			if (message === undefined) throw new UserInputError({ userMessage: messages.askVeil.formExpired, code: 'form_expired' });
+			const request = {
+				prompt: askAboutMessage(message.text, question),
+				savedPrompt: keptAboutMessage(message.author?.name ?? 'another member', question),
+				quotedAuthor: message.author,
+				ephemeral: false,
+			};
+			return { request, gate };
 		};
 		try {
 			await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
 		} finally {
-			await ctx.pendingQuestions.forget(pendingKey);
+			await ctx.pendingQuestions.forget(pendingKey, interaction.user.id);
 		}
 	},
 };

@@ -54,8 +54,7 @@ export class Admission {
 		if (!release) throw new AskInProgressError();
 		try {
 			// One ask per member makes the rate's check and its later record safe across the awaits between them.
-			const retryAt = this.#rate.nextAllowedAt(memberId, now);
-			if (retryAt !== undefined) throw new MemberRateError(this.#perMinute, retryAt);
+			this.checkPace(memberId, now);
 			const pass = this.breaker.tryPass();
 			if (!pass) throw new ServiceDownError();
 			return new AdmittedAsk(this, memberId, pass, release);
@@ -63,6 +62,15 @@ export class Admission {
 			release();
 			throw error;
 		}
+	}
+
+	/**
+	 * The member's pace alone, for a command that stores something before its ask can be admitted (Ask Veil's form):
+	 * throws the refusal that admit would, and counts nothing.
+	 */
+	checkPace(memberId: string, now = Date.now()): void {
+		const retryAt = this.#rate.nextAllowedAt(memberId, now);
+		if (retryAt !== undefined) throw new MemberRateError(this.#perMinute, retryAt);
 	}
 
 	/** @internal */

@@ -35,6 +35,9 @@ export const moderationMessages = {
 	ratingsIncomplete: 'ratings incomplete',
 	noticeLink: (url: string) => `[Jump to the member's notice](${url})`,
 	noNotice: 'Asked privately: there is no public notice.',
+	/** The view's field for an Ask Veil prompt, which holds another member's message. */
+	quotedLabel: 'Quotes a message by',
+	quotedAuthor: (userId: string, name: string) => `<@${userId}> (${name}): the prompt holds their words, quoted`,
 	/** A flag sealed with a key that is neither TOKEN_ENCRYPTION_KEY nor its previous value. */
 	unreadable: 'The prompt and the reply cannot be read: they were sealed with a key Veil no longer has.',
 	erased: 'The prompt and the reply were erased when this flag was dismissed.',

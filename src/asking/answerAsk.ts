@@ -123,7 +123,7 @@ async function askOnce(
 		ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
 		// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
 		const noticeMessageId = request.ephemeral ? undefined : await noticeMessageIdOf(interaction, ctx);
-		await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral }, components, ctx);
+		await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral, quotedAuthor: request.quotedAuthor }, components, ctx);
 		return 'hidden';
 	} catch (error) {
 		// The router answers in the deferral's place, which it can only do once Discord has the deferral.

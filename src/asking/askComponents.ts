@@ -1,5 +1,6 @@
 import type { APIActionRowComponent, APIButtonComponentWithCustomId, ButtonBuilder, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { Turn } from '../conversations/buildContents.js';
+import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import type { CustomIdPrefix } from '../discord/customId.js';
 
 /**
@@ -22,7 +23,17 @@ export type AskInteraction = ChatInputCommandInteraction<'cached' | 'raw'> | Mod
 export interface AskRequest {
 	/** The new prompt as it goes upstream; a hidden answer's flag keeps it. */
 	readonly prompt: string;
-	/** The turns before it, for a follow-up; none for a lone ask, whose body carries no roles. */
+	/**
+	 * The prompt as a saved conversation keeps it, when that is not `prompt`: Ask Veil's keeps the member's question
+	 * and whose message it asked about, not the message itself (another member's words, which they may delete).
+	 */
+	readonly savedPrompt?: string;
+	/** Whose message `prompt` quotes (Ask Veil): a hidden answer's flag names them. */
+	readonly quotedAuthor?: QuotedAuthor;
+	/**
+	 * The turns before it, for a follow-up, as the member pressing it may send them (see seenBy); none for a lone
+	 * ask, whose body carries no roles.
+	 */
 	readonly history?: readonly Turn[];
 	/** Whether the answer goes only to the member. */
 	readonly ephemeral: boolean;

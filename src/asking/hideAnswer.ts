@@ -4,6 +4,7 @@ import type { Verdict } from '../generation/safetyVerdict.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
 import type { AskComponents, AskInteraction } from './askComponents.js';
+import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { answerInPlace } from './answerInPlace.js';
 
 /**
@@ -14,7 +15,7 @@ import { answerInPlace } from './answerInPlace.js';
 export async function hideAnswer(
 	interaction: AskInteraction,
 	verdict: Extract<Verdict, { kind: 'hidden' }>,
-	asked: { prompt: string; text: string; noticeMessageId: string | undefined; private: boolean },
+	asked: { prompt: string; text: string; noticeMessageId: string | undefined; private: boolean; quotedAuthor?: QuotedAuthor },
 	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<void> {
@@ -30,6 +31,7 @@ export async function hideAnswer(
 			private: asked.private,
 			prompt: asked.prompt,
 			text: asked.text,
+			quotedAuthor: asked.quotedAuthor,
 			ratings: verdict.ratings,
 			finishReason: verdict.finishReason,
 			blockReason: verdict.blockReason,

@@ -26,7 +26,7 @@ export async function showAnswer(
 ): Promise<void> {
 	// An empty answer starts nothing: there is nothing to follow up.
 	const conversationId = verdict.text.trim() === '' ? undefined : newConversationId();
-	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, interaction.guildId, verdict, request, ctx));
+	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, { guildId: interaction.guildId, askerId: interaction.user.id }, verdict, request, ctx));
 	const parts = answerMessages(verdict.text, verdict.cutShort);
 	const withButton = (part: (typeof parts)[number]) =>
 		conversationId === undefined ? part : { ...part, components: [components.followUpRow(conversationId)] };
@@ -56,12 +56,19 @@ export async function showAnswer(
  * Saves the conversation as it stands after this answer; false when the store failed, which costs the Follow up
  * button, not the answer (the log says so).
  */
-async function saveConversation(id: string, guildId: string, verdict: ShownVerdict, request: AskRequest, ctx: InteractionContext): Promise<boolean> {
+async function saveConversation(
+	id: string,
+	{ guildId, askerId }: { guildId: string; askerId: string },
+	verdict: ShownVerdict,
+	request: AskRequest,
+	ctx: InteractionContext,
+): Promise<boolean> {
 	try {
 		await ctx.conversations.save(guildId, {
 			id,
+			ownerId: askerId,
 			ephemeral: request.ephemeral,
-			turns: [...(request.history ?? []), { role: 'user', text: request.prompt }, { role: 'model', text: verdict.text }],
+			turns: [...(request.history ?? []), { role: 'user', text: request.savedPrompt ?? request.prompt, by: askerId }, { role: 'model', text: verdict.text }],
 		});
 		return true;
 	} catch (error) {

@@ -8,6 +8,11 @@
 export interface Turn {
 	readonly role: 'user' | 'model';
 	readonly text: string;
+	/**
+	 * Who asked it, on a `user` turn: the member whose prompt it is. Only they saw it (Discord shows others "used
+	 * /ask", not the prompt), so only their own follow-ups send it. Absent on a prompt no one may be sent.
+	 */
+	readonly by?: string;
 }
 
 /** At most this many turns go in one body, the new prompt included. */
@@ -23,8 +28,29 @@ export function characterCount(text: string): number {
 }
 
 /**
+ * What a follow-up sends in place of a prompt its presser never saw: the body keeps its shape (it opens on a user
+ * turn and alternates), and the model knows an answer replied to something it is not shown.
+ */
+export const UNSEEN_PROMPT = "(Another member's question, not shown.)";
+
+/**
+ * The turns as `memberId` may send them: their own prompts and every answer (shown to all who see the
+ * conversation) as they are, every other prompt replaced by {@link UNSEEN_PROMPT}.
+ */
+export function seenBy(turns: readonly Turn[], memberId: string): Turn[] {
+	return turns.map((turn) => (turn.role === 'user' && turn.by !== memberId ? { role: 'user', text: UNSEEN_PROMPT } : turn));
+}
+
+/** Below this many characters of room, a cut copy of an exchange says too little to be worth sending. */
+const CUT_COPY_MIN_ROOM = 200;
+/** Ends a turn cut to fit, so the model knows there was more. */
+const CUT_MARK = ' […]';
+
+/**
  * The longest run of the latest turns that fits `room`, opening on a `user` turn so the body alternates from the
- * member's side (a model turn whose prompt was dropped would answer nothing). Oldest turns go first.
+ * member's side (a model turn whose prompt was dropped would answer nothing). Oldest turns go first. When not even
+ * the newest exchange fits, a copy of it cut to the room (see {@link cutExchange}), so a follow-up of one long
+ * answer still has it.
  */
 export function trimHistory(history: readonly Turn[], room: { readonly turns: number; readonly characters: number }): Turn[] {
 	let turns = 0;
@@ -38,7 +64,34 @@ export function trimHistory(history: readonly Turn[], room: { readonly turns: nu
 		if (turns > room.turns || characters > room.characters) break;
 		if (turn.role === 'user') start = index;
 	}
-	return history.slice(start);
+	if (start < history.length) return history.slice(start);
+	return cutExchange(history.slice(history.findLastIndex((turn) => turn.role === 'user')), room);
+}
+
+/**
+ * The newest exchange (a prompt and what follows it) cut to `room`: the prompt keeps up to half the room, or more
+ * when the answer is short; the answer keeps its beginning. Nothing when the room is too small to say anything.
+ */
+function cutExchange(exchange: readonly Turn[], room: { readonly turns: number; readonly characters: number }): Turn[] {
+	const [prompt, ...rest] = exchange;
+	if (!prompt || prompt.role !== 'user' || room.turns < 1 || room.characters < CUT_COPY_MIN_ROOM) return [];
+	const restLength = rest.reduce((sum, turn) => sum + characterCount(turn.text), 0);
+	const promptRoom = Math.max(Math.floor(room.characters / 2), room.characters - restLength);
+	const kept: Turn[] = [{ ...prompt, text: cutText(prompt.text, promptRoom) }];
+	let left = room.characters - characterCount(kept[0]?.text ?? '');
+	for (const turn of rest.slice(0, Math.max(0, room.turns - 1))) {
+		if (left <= CUT_MARK.length) break;
+		const text = cutText(turn.text, left);
+		kept.push({ ...turn, text });
+		left -= characterCount(text);
+	}
+	return kept;
+}
+
+/** `text` if it has at most `max` characters, else its beginning and {@link CUT_MARK}, `max` characters in all. */
+function cutText(text: string, max: number): string {
+	if (characterCount(text) <= max) return text;
+	return Array.from(text).slice(0, max - CUT_MARK.length).join('') + CUT_MARK;
 }
 
 /** The turns of a follow-up's body: as much of `history` as fits beside `prompt`, then `prompt` as the last user turn. */
@@ -53,5 +106,6 @@ export function buildContents(history: readonly Turn[], prompt: string): Turn[] 
  */
 export function generationBody(input: string | readonly Turn[]): string {
 	if (typeof input === 'string') return JSON.stringify({ contents: [{ parts: [{ text: input }] }] });
+	// Only the role and the text: who asked a prompt never goes upstream.
 	return JSON.stringify({ contents: input.map((turn) => ({ role: turn.role, parts: [{ text: turn.text }] })) });
 }

@@ -10,20 +10,25 @@ import { HOUR_MS } from '../time/durations.js';
 
 const ID = /^[a-z0-9]{12}$/;
 
-const turnsSchema = z.array(z.object({ role: z.enum(['user', 'model']), text: z.string() }));
+const turnsSchema = z.array(z.object({ role: z.enum(['user', 'model']), text: z.string(), by: z.string().optional() }));
 
-/** What is sealed: the turns, and whether the answers went only to the member, so neither can be altered unseen. */
+/**
+ * What is sealed: the turns with who asked each prompt, whether the answers went only to the member, and whose ask
+ * made the record, so none of them can be altered unseen.
+ */
 const contentSchema = z.object({
 	/** Whether its answers went only to the member (a private /ask); every follow-up answers the same way. */
 	ephemeral: z.boolean(),
+	/** The member whose ask or follow-up this record follows; absent in records sealed before it was kept. */
+	ownerId: z.string().optional(),
 	turns: turnsSchema,
 });
 
-const conversationRecordSchema = z.discriminatedUnion('version', [
-	z.object({ version: z.literal(2), sealed: z.string(), createdAt: z.string(), expiresAt: z.string() }),
-	/** Written in plain before conversations were sealed: read as it is, and gone within CONVERSATION_TTL_HOURS. */
-	contentSchema.extend({ version: z.literal(1), createdAt: z.string(), expiresAt: z.string() }),
-]);
+/**
+ * Only sealed records are read. One written in plain (version 1, before conversations were sealed) is not
+ * honoured: anyone able to write to the store could plant turns or a visibility in one.
+ */
+const conversationRecordSchema = z.object({ version: z.literal(2), sealed: z.string(), createdAt: z.string(), expiresAt: z.string() });
 
 // "conversation:" keeps this apart from a flag's or a member's associated data, so no record opens as another kind.
 const associatedData = (guildId: string, id: string) => `conversation:${guildId}:${id}`;
@@ -47,6 +52,8 @@ export interface Conversation {
 	readonly id: string;
 	readonly guildId: string;
 	readonly ephemeral: boolean;
+	/** The member whose ask made this record (its newest prompt is theirs); undefined in a record from before. */
+	readonly ownerId: string | undefined;
 	/** Oldest first, alternating prompt and answer, ending with the answer; only what a later body could hold. */
 	readonly turns: readonly Turn[];
 	readonly expiresAt: Date;
@@ -91,12 +98,16 @@ export class ConversationRepository {
 	}
 
 	/** Saves the conversation after a shown answer (under `id`, or a new one), keeping only the turns a later body could hold. */
-	async save(guildId: string, conversation: { id?: string; ephemeral: boolean; turns: readonly Turn[] }, now = new Date()): Promise<Conversation> {
+	async save(
+		guildId: string,
+		conversation: { id?: string; ownerId: string; ephemeral: boolean; turns: readonly Turn[] },
+		now = new Date(),
+	): Promise<Conversation> {
 		const id = conversation.id ?? newConversationId();
 		// A follow-up adds at least a one-character prompt, so more than this can never be sent again.
 		const turns = trimHistory(conversation.turns, { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT - 1 });
 		const expiresAt = new Date(now.getTime() + this.#ttlMs);
-		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, turns };
+		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns };
 		const record: ConversationRecord = {
 			version: 2,
 			sealed: seal(JSON.stringify(content), associatedData(guildId, id), this.#keys.current),
@@ -105,7 +116,7 @@ export class ConversationRepository {
 		};
 		// Written with the other saves of the next SAVE_WINDOW_MS, in one statement.
 		await this.#saves.add({ key: `${guildId}:${id}`, value: record, expiresAt: expiresAt.getTime() });
-		return { id, guildId, ephemeral: conversation.ephemeral, turns, expiresAt };
+		return { id, guildId, ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, expiresAt };
 	}
 
 	/**
@@ -121,9 +132,9 @@ export class ConversationRepository {
 		const expiresAt = new Date(parsed.data.expiresAt);
 		// The store forgets it on time too; this keeps the answer exact whatever the store's clock granularity.
 		if (!(expiresAt.getTime() > now.getTime())) return undefined;
-		const content = parsed.data.version === 1 ? parsed.data : this.#open(parsed.data.sealed, guildId, id);
+		const content = this.#open(parsed.data.sealed, guildId, id);
 		if (!content) return undefined;
-		return { id, guildId, ephemeral: content.ephemeral, turns: content.turns, expiresAt };
+		return { id, guildId, ephemeral: content.ephemeral, ownerId: content.ownerId, turns: content.turns, expiresAt };
 	}
 
 	#open(sealed: string, guildId: string, id: string): z.infer<typeof contentSchema> | undefined {

@@ -6,26 +6,49 @@ import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
 
 /** How long an Ask Veil form may stay open before its message's text is forgotten. */
-const PENDING_QUESTION_TTL_MS = 15 * 60_000;
+export const PENDING_QUESTION_TTL_MS = 15 * 60_000;
 
-const pendingRecordSchema = z.discriminatedUnion('version', [
-	z.object({ version: z.literal(2), userId: z.string(), sealed: z.string() }),
-	/** Written in plain before the text was sealed: read as it is, and gone within 15 minutes. */
-	z.object({ version: z.literal(1), userId: z.string(), text: z.string() }),
-]);
+/**
+ * Only sealed records are read: one written in plain (version 1, before the text was sealed) is not honoured, since
+ * anyone able to write to the store could plant one.
+ */
+const pendingRecordSchema = z.object({
+	version: z.literal(2),
+	/** The key the form's custom_id carries: a form opened before the member's latest one finds another here. */
+	formId: z.string(),
+	sealed: z.string(),
+	/** Checked at each read: a store may keep a record past its TTL until its sweep (SQLite's is hourly). */
+	expiresAt: z.string(),
+});
+
+/** What is sealed: the message's text, and who wrote it (so an answer's flag can say whose words it holds). */
+const messageSchema = z.object({ text: z.string(), author: z.object({ id: z.string(), name: z.string() }).optional() });
 
 const ID = /^[A-Za-z0-9_-]{16}$/;
 
 // "pending:" keeps this apart from every other sealed record's associated data; the member's id binds it to them.
-const associatedData = (userId: string, id: string) => `pending:${userId}:${id}`;
+const associatedData = (userId: string, formId: string) => `pending:${userId}:${formId}`;
+
+/** A message's author, as an answer's flag names them. */
+export interface QuotedAuthor {
+	readonly id: string;
+	readonly name: string;
+}
+
+/** The message an Ask Veil form asks about, as kept for its submit. */
+export interface PendingQuestion {
+	readonly text: string;
+	readonly author: QuotedAuthor | undefined;
+}
 
 /**
  * The text of the message an `Ask Veil` form asks about, kept from the command until the form's submit.
  *
  * The submit does not carry the target message, and fetching it again would need the Message Content intent for
- * most messages; the command's own interaction carries the text, so it is kept here, briefly, under a random key
- * the form's custom_id holds, for the member who opened the form only, and erased once used. The text is sealed
- * like a flag's (TOKEN_ENCRYPTION_KEY, the member and key as associated data).
+ * most messages; the command's own interaction carries the text, so it is kept here, briefly, for the member who
+ * opened the form only, and erased once used. Each member has one at most, stored under their id: a new form
+ * replaces the one before, whose submit then finds another form's key and answers as expired. The text and its
+ * author are sealed like a flag's text (TOKEN_ENCRYPTION_KEY, the member and the form's key as associated data).
  */
 export class PendingQuestionRepository {
 	readonly #store: Store;
@@ -38,35 +61,53 @@ export class PendingQuestionRepository {
 		this.#logger = logger;
 	}
 
-	/** Keeps `text` for `userId`'s form; returns the key to put in the form's custom_id. */
-	async save(userId: string, text: string): Promise<string> {
-		const id = randomBytesPooled(12).toString('base64url');
-		const record: z.infer<typeof pendingRecordSchema> = { version: 2, userId, sealed: seal(text, associatedData(userId, id), this.#keys.current) };
-		await this.#store.set('pending-questions', id, record, PENDING_QUESTION_TTL_MS);
-		return id;
+	/** Keeps the message for `userId`'s new form, in place of any earlier one; returns the key for the form's custom_id. */
+	async save(userId: string, message: PendingQuestion, now = Date.now()): Promise<string> {
+		const formId = randomBytesPooled(12).toString('base64url');
+		const record: z.infer<typeof pendingRecordSchema> = {
+			version: 2,
+			formId,
+			sealed: seal(JSON.stringify({ text: message.text, author: message.author }), associatedData(userId, formId), this.#keys.current),
+			expiresAt: new Date(now + PENDING_QUESTION_TTL_MS).toISOString(),
+		};
+		await this.#store.set('pending-questions', userId, record, PENDING_QUESTION_TTL_MS);
+		return formId;
 	}
 
 	/**
-	 * The message text kept under `id` for this member, or undefined (expired, used, someone else's, or not opening,
-	 * which is logged and answered as an expired form).
+	 * The message kept for this member's form `formId`, or undefined: expired (by its own time, whatever the store
+	 * still holds), used, replaced by a later form, or not opening (logged, and answered as an expired form).
 	 */
-	async find(id: string, userId: string): Promise<string | undefined> {
-		if (!ID.test(id)) return undefined;
-		const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', id));
-		if (!parsed.success || parsed.data.userId !== userId) return undefined;
-		if (parsed.data.version === 1) return parsed.data.text;
+	async find(formId: string, userId: string, now = Date.now()): Promise<PendingQuestion | undefined> {
+		if (!ID.test(formId)) return undefined;
+		const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', userId));
+		if (!parsed.success || parsed.data.formId !== formId) return undefined;
+		if (!(Date.parse(parsed.data.expiresAt) > now)) return undefined;
 		try {
-			return unsealWithKeyring(parsed.data.sealed, associatedData(userId, id), this.#keys).plaintext;
+			const { text, author } = messageSchema.parse(JSON.parse(unsealWithKeyring(parsed.data.sealed, associatedData(userId, formId), this.#keys).plaintext));
+			return { text, author };
 		} catch (error) {
-			// The form's key is left out of the log: it is what lets the member's form be answered.
-			const reason = error instanceof SealError ? error.message : 'did not open';
+			// The form's key is left out of the log: it is what lets the member's form be answered. Only SealError's
+			// message is logged: a JSON or schema error may quote the opened text.
+			const reason = error instanceof SealError ? error.message : 'opened, but not in the expected shape';
 			this.#logger.warn({ userId, reason }, "a stored Ask Veil form's text did not open; answered as expired");
 			return undefined;
 		}
 	}
 
-	/** Erases the kept text; a failure only leaves it to expire. */
-	async forget(id: string): Promise<void> {
-		await this.#store.delete('pending-questions', id).catch(() => undefined);
+	/**
+	 * Erases the member's kept text once their form `formId` is used, unless a later form has replaced it; a failure
+	 * only leaves it to expire.
+	 */
+	async forget(formId: string, userId: string): Promise<void> {
+		try {
+			const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', userId));
+			// The newest form's text stays for its own submit. Between this read and the delete a new form could
+			// replace it; that form then answers as expired, never with this one's text.
+			if (parsed.success && parsed.data.formId !== formId) return;
+			await this.#store.delete('pending-questions', userId);
+		} catch {
+			// Left to expire.
+		}
 	}
 }

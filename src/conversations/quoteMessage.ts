@@ -17,3 +17,11 @@ export function askAboutMessage(messageText: string, question: string): string {
 		.join('\n');
 	return `${quoted}\n\n${question}`;
 }
+
+/**
+ * Ask Veil's prompt as a saved conversation keeps it: the member's question, and whose message it was about in
+ * place of the message itself, so another member's words are not kept past the ask (they may delete them).
+ */
+export function keptAboutMessage(authorName: string, question: string): string {
+	return `(Asked about a message by ${authorName}; the message is not kept.)\n\n${question}`;
+}

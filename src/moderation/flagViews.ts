@@ -4,6 +4,7 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	EmbedBuilder,
+	escapeMarkdown,
 	time,
 	TimestampStyles,
 	type MessageMentionOptions,
@@ -118,6 +119,10 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 			},
 		);
 	const files: AttachmentBuilder[] = [];
+	// Erased with the prompt on a dismissal: only a flag that still holds the words says whose they are.
+	if (flag.quotedAuthor && flag.prompt !== null) {
+		embed.addFields({ name: says.quotedLabel, value: says.quotedAuthor(flag.quotedAuthor.id, truncate(escapeMarkdown(flag.quotedAuthor.name), 100)) });
+	}
 	if (flag.unopened !== undefined) {
 		embed.setDescription(`*${says.unreadable}*`);
 	} else if (flag.prompt === null || flag.text === null) {

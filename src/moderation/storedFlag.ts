@@ -31,10 +31,15 @@ const flagMetadataSchema = z.object({
 	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string() }).optional(),
 });
 
+/** Who wrote the message an Ask Veil prompt quotes: another member's words, which the flag's prompt holds. */
+const quotedAuthorSchema = z.object({ id: z.string(), name: z.string() });
+
 /** A flag as the bot works with it: the prompt and the text opened (null once erased). */
 export type FlagRecord = z.infer<typeof flagMetadataSchema> & {
 	prompt: string | null;
 	text: string | null;
+	/** For an Ask Veil ask: whose message the prompt quotes. Sealed with the prompt, and erased with it. */
+	quotedAuthor?: z.infer<typeof quotedAuthorSchema>;
 	/** Sealed content that did not open (sealed with a key Veil no longer has); kept as it is, shown as unreadable. */
 	unopened?: string;
 };
@@ -46,7 +51,7 @@ const storedFlagSchema = z.discriminatedUnion('version', [
 	flagMetadataSchema.extend({ version: z.literal(1), prompt: z.string().nullable(), text: z.string().nullable() }),
 ]);
 
-const contentSchema = z.object({ prompt: z.string().nullable(), text: z.string().nullable() });
+const contentSchema = z.object({ prompt: z.string().nullable(), text: z.string().nullable(), quotedAuthor: quotedAuthorSchema.optional() });
 
 // "flag:" keeps a flag's associated data apart from a member's (a bare user id), so neither opens as the other.
 const associatedData = (guildId: string, id: string) => `flag:${guildId}:${id}`;
@@ -57,9 +62,9 @@ const associatedData = (guildId: string, id: string) => `flag:${guildId}:${id}`;
  * only ciphertext behind.
  */
 export function sealFlag(record: FlagRecord, keys: Keyring): z.infer<typeof storedFlagSchema> {
-	const { prompt, text, unopened, ...metadata } = record;
+	const { prompt, text, unopened, quotedAuthor, ...metadata } = record;
 	const erased = prompt === null && text === null;
-	const sealed = unopened ?? (erased ? null : seal(JSON.stringify({ prompt, text }), associatedData(record.guildId, record.id), keys.current));
+	const sealed = unopened ?? (erased ? null : seal(JSON.stringify({ prompt, text, quotedAuthor }), associatedData(record.guildId, record.id), keys.current));
 	return { ...metadata, version: 2, sealed };
 }
 

@@ -152,4 +152,17 @@ describe("a member's pace", () => {
 		await harness().linkMember(other.user.id);
 		expect((await askIn(harness(), other, 'mine')).original?.content).toBe('Answer to: mine');
 	});
+
+	it("applies at Ask Veil's command: past it no form opens and nothing of the message is stored", async () => {
+		const { member, guild } = freshServer(harness());
+		await harness().linkMember(member.user.id);
+		await askIn(harness(), member, 'one');
+		await askIn(harness(), member, 'two');
+		const target = harness().discord.postAsMember({ user: makeUser('author'), channelId: guild.channels[0]?.id, content: 'PACE-CANARY' });
+		const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user: member.user }).waitForAnswer();
+		expect(picked.modal).toBeUndefined();
+		expectRefusedPrivately(picked);
+		expect(picked.original?.content).toMatch(/^You're asking quickly: at most 2 questions a minute\. You can ask again <t:\d+:R>\.$/);
+		expect(await harness().bot.store.get('pending-questions', member.user.id)).toBeUndefined();
+	});
 });

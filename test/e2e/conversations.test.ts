@@ -5,6 +5,7 @@ import {
 	answerMessages,
 	ask,
 	buttonsOf,
+	contentsOf,
 	echoLastPrompt,
 	followUp,
 	followUpAnswer,
@@ -15,6 +16,7 @@ import {
 import { click, MODERATOR_PERMISSIONS, type Where } from '../support/moderation.js';
 import { lockSqliteFile } from '../support/sqliteLock.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
+import { UNSEEN_PROMPT } from '../../src/conversations/buildContents.js';
 
 const harness = useHarness();
 const asker = makeUser('asker');
@@ -78,8 +80,10 @@ describe('Follow up', () => {
 		for (const message of messages) expect(message.allowed_mentions).toEqual({ parse: [] });
 	});
 
-	it("uses the presser's own link when another member follows up", async () => {
-		const first = await ask(harness(), asker, 'a public question');
+	it("uses the presser's own link when another member follows up, and sends none of the asker's prompts", async () => {
+		const secret = 'ASKER-PROMPT-CANARY: what did I type?';
+		harness().upstream.scriptGeneration({ json: safeResponse('A public answer.') });
+		const first = await ask(harness(), asker, secret);
 		const before = harness().upstream.requests.length;
 		const answer = await followUpAnswer(harness(), first, friend, "the friend's follow-up");
 		expect(answer.original?.content).toBe("Answer to: the friend's follow-up");
@@ -87,7 +91,34 @@ describe('Follow up', () => {
 		const [request] = generationRequestsSince(harness(), before);
 		expect(request?.headers.authorization).toBe(`Bearer access-${friend.id}`);
 		expect(request?.headers['x-session-token']).toBe(`session-${friend.id}`);
-		expect(turnsOf(request)).toEqual(['user:a public question', 'model:Answer to: a public question', "user:the friend's follow-up"]);
+		// The friend saw the answer, not what the asker typed: the body keeps its shape, the prompt left out.
+		expect(turnsOf(request)).toEqual([`user:${UNSEEN_PROMPT}`, 'model:A public answer.', "user:the friend's follow-up"]);
+		expect(request?.rawBody).not.toContain('ASKER-PROMPT-CANARY');
+
+		// The asker, following up the friend's answer, gets the friend's prompt left out in turn.
+		const mine = await followUpAnswer(harness(), answer, asker, 'and mine');
+		const [again] = generationRequestsSince(harness(), before + 1);
+		expect(mine.original?.content).toBe('Answer to: and mine');
+		expect(turnsOf(again)).toEqual([
+			`user:${UNSEEN_PROMPT}`,
+			'model:A public answer.',
+			`user:${UNSEEN_PROMPT}`,
+			"model:Answer to: the friend's follow-up",
+			'user:and mine',
+		]);
+		expect(again?.rawBody).not.toContain("user:the friend's follow-up");
+		expect(contentsOf(again).map((content) => content.parts[0]?.text)).not.toContain("the friend's follow-up");
+	});
+
+	it("answers another member's press on a private conversation as expired, sending nothing upstream", async () => {
+		const first = await ask(harness(), asker, 'PRIVATE-CANARY', { private: true });
+		// Discord shows the button to the asker alone; a press by anyone else can only be forged, and finds nothing.
+		const before = harness().upstream.requests.length;
+		const { press, answer } = await followUp(harness(), first, friend, 'let me see');
+		expect(answer).toBeUndefined();
+		expect(press.modal).toBeUndefined();
+		expect(press.original?.content).toMatch(/has expired/);
+		expect(harness().upstream.requests.length).toBe(before);
 	});
 
 	it('gives an unlinked presser the link-first answer instead of the form, and asks nothing upstream', async () => {
@@ -151,6 +182,24 @@ describe('what a follow-up sends', () => {
 		const summary = sent.map((turn) => `${turn.slice(0, turn.indexOf(':') + 3)}…(${turn.length - turn.indexOf(':') - 1})`);
 		expect(summary).toEqual(['user:Q2…(2)', 'model:22…(6000)', 'user:Q3…(2)', 'model:33…(6000)', 'user:Q4…(2)']);
 		expect(sent).toEqual(['user:Q2', `model:${long(2)}`, 'user:Q3', `model:${long(3)}`, 'user:Q4']);
+	});
+});
+
+describe('one exchange longer than a body holds', () => {
+	it('keeps a cut copy of it, so its Follow up still has the answer it follows', async () => {
+		const long = `START-OF-ANSWER ${'word '.repeat(4000)}`;
+		harness().upstream.scriptGeneration({ json: safeResponse(long) });
+		const first = await ask(harness(), asker, 'L1: write at length');
+		const before = harness().upstream.requests.length;
+		await followUpAnswer(harness(), first, asker, 'L2: sum it up');
+		const [request] = generationRequestsSince(harness(), before);
+		const contents = contentsOf(request);
+		expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
+		expect(contents[0]?.parts[0]?.text).toBe('L1: write at length');
+		expect(contents[1]?.parts[0]?.text).toMatch(/^START-OF-ANSWER word word .* \[…\]$/s);
+		const characters = contents.reduce((sum, content) => sum + [...(content.parts[0]?.text ?? '')].length, 0);
+		expect(characters).toBeLessThanOrEqual(16_000);
+		expect(characters).toBeGreaterThan(15_000);
 	});
 });
 

@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type EmulatorMessage, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { answerMessages, buttonsOf, echoLastPrompt, followUpAnswer, generationRequestsSince, settled, turnsOf } from '../support/conversations.js';
+import { MODERATOR_PERMISSIONS, viewFlag, type Where } from '../support/moderation.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 
 const harness = useHarness();
@@ -42,14 +43,44 @@ describe('Ask Veil', () => {
 		expect(answer?.original?.content).toBe(`Answer to: ${prompt}`);
 		expect(buttonsOf(answerMessages(answer as InteractionState).at(-1))).toEqual([expect.stringMatching(/^ask:followup:/)]);
 
-		// It can be followed up like any answer: the quoted message is the conversation's first turn.
+		// It can be followed up like any answer: the question is the conversation's first turn, with whose message it
+		// asked about in place of the message.
 		const next = await followUpAnswer(harness(), answer as InteractionState, asker, 'And what should I bring?');
 		expect(turnsOf(generationRequestsSince(harness(), before)[1])).toEqual([
-			`user:${prompt}`,
+			'user:(Asked about a message by Author; the message is not kept.)\n\nWhen is the meeting?',
 			`model:Answer to: ${prompt}`,
 			'user:And what should I bring?',
 		]);
 		expect(next.ephemeral).toBe(false);
+	});
+
+	it("keeps the quoted message, another member's words, out of the saved conversation", async () => {
+		const canary = 'QUOTED-WORDS-CANARY';
+		const target = harness().discord.postAsMember({ user: author, content: `${canary} is my secret` });
+		harness().upstream.scriptGeneration({ json: safeResponse('It is a secret.') });
+		const before = harness().upstream.requests.length;
+		const { answer } = await askVeil(target, 'What is it?');
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toContain(canary);
+		const conversationId = buttonsOf(answerMessages(answer as InteractionState).at(-1))[0]?.split(':')[2] as string;
+		const saved = await harness().bot.context.conversations.find(harness().discord.defaultGuild.id, conversationId);
+		expect(saved?.turns.map((turn) => turn.text)).toEqual(['(Asked about a message by Author; the message is not kept.)\n\nWhat is it?', 'It is a secret.']);
+		await followUpAnswer(harness(), answer as InteractionState, asker, 'Tell me more');
+		expect(generationRequestsSince(harness(), before)[1]?.rawBody).not.toContain(canary);
+	});
+
+	it("keeps one form per member: a new Ask Veil replaces the one before, whose form then answers as expired", async () => {
+		const first = harness().discord.postAsMember({ user: author, content: 'FIRST-FORM-TEXT' });
+		const second = harness().discord.postAsMember({ user: author, content: 'SECOND-FORM-TEXT' });
+		const older = await harness().discord.messageCommand({ name: 'Ask Veil', target: first, user: asker }).waitForAnswer();
+		const newer = await harness().discord.messageCommand({ name: 'Ask Veil', target: second, user: asker }).waitForAnswer();
+		const before = harness().upstream.requests.length;
+		const stale = await settled(harness(), harness().discord.modalSubmit({ customId: older.modal?.custom_id as string, fields: { question: 'q' }, user: asker }));
+		expect(stale.original?.content).toBe('This form has expired. Run Ask Veil on the message again.');
+		expect(harness().upstream.requests.length).toBe(before);
+		// The stale form's submit left the newer one's text in place.
+		const fresh = await settled(harness(), harness().discord.modalSubmit({ customId: newer.modal?.custom_id as string, fields: { question: 'q' }, user: asker }));
+		expect(fresh.original?.content).toContain('SECOND-FORM-TEXT');
+		expect(fresh.original?.content).not.toContain('FIRST-FORM-TEXT');
 	});
 
 	it('answers ephemerally that a message without text has none, opening no form and asking nothing upstream', async () => {
@@ -101,6 +132,12 @@ describe('Ask Veil', () => {
 		const flagId = /`([a-z0-9]+)`/.exec(answer?.original?.content ?? '')?.[1] as string;
 		const flag = await harness().bot.context.flags.find(harness().discord.defaultGuild.id, flagId);
 		expect(flag).toMatchObject({ prompt: '> a message\n\nsay something', text: canary, userId: asker.id, channelId: target.channel_id });
+		// The prompt holds another member's words: the flag says whose, and the moderator's view shows it.
+		expect(flag?.quotedAuthor).toEqual({ id: author.id, name: 'Author' });
+		const moderator: Where = { user: makeUser('moderator'), guild: harness().discord.defaultGuild, permissions: MODERATOR_PERMISSIONS };
+		const view = await viewFlag(harness(), moderator, flagId);
+		const field = view.original?.embeds[0]?.fields?.find((entry) => entry.name === 'Quotes a message by');
+		expect(field?.value).toContain(`<@${author.id}> (Author)`);
 	});
 
 	it('forgets the message once its form is used: the same form sent again has expired', async () => {

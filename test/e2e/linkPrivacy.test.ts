@@ -110,12 +110,13 @@ it("keeps a conversation's prompt and answer and an Ask Veil form's message only
 	// The form is open: the picked message's text waits in the store for its submit.
 	const target = harness().discord.postAsMember({ user: makeUser('author'), content: 'FORM-TEXT-CANARY-61d3' });
 	const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user: member }).waitForAnswer();
-	const pendingKey = `pending-questions:${String(picked.modal?.custom_id.split(':').at(-1))}`;
-	expect(sqliteBytes(harness().sqliteFile)).toContain(pendingKey);
+	// One form per member, under their id; the form's key is kept beside the sealed text.
+	expect(sqliteBytes(harness().sqliteFile)).toContain(`pending-questions:${member.id}`);
+	expect(sqliteBytes(harness().sqliteFile)).toContain(String(picked.modal?.custom_id.split(':').at(-1)));
 	expect(sqliteBytes(harness().sqliteFile)).not.toContain('FORM-TEXT-CANARY');
 	harness().upstream.scriptGeneration({ json: safeResponse('an answer') });
 	const asked = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'what?' }, user: member }));
 	expect(asked.original?.content).toBe('an answer');
-	// Its conversation holds the quoted message as its first turn.
+	// Its conversation keeps the question, not the quoted message, and the form's text is erased.
 	expect(sqliteBytes(harness().sqliteFile)).not.toContain('FORM-TEXT-CANARY');
 });

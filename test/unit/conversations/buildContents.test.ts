@@ -5,7 +5,9 @@ import {
 	CHARACTER_LIMIT,
 	characterCount,
 	generationBody,
+	seenBy,
 	trimHistory,
+	UNSEEN_PROMPT,
 	TURN_LIMIT,
 	type Turn,
 } from '../../../src/conversations/buildContents.js';
@@ -19,6 +21,15 @@ function exchanges(count: number, size = 10): Turn[] {
 }
 
 const total = (turns: readonly Turn[]) => turns.reduce((sum, turn) => sum + characterCount(turn.text), 0);
+
+/** Whether `kept` is a cut copy of the newest turns: each a beginning of the one it copies, one at least cut. */
+function isCutCopy(kept: readonly Turn[], newest: readonly Turn[]): boolean {
+	if (kept.length === 0 || !kept.some((turn) => turn.text.endsWith(' […]'))) return false;
+	return kept.every((turn, at) => {
+		const original = newest[at];
+		return original?.role === turn.role && (turn.text === original.text || (turn.text.endsWith(' […]') && original.text.startsWith(turn.text.slice(0, -4))));
+	});
+}
 
 describe('generationBody', () => {
 	it('sends a lone prompt exactly as a single /ask always has: no role', () => {
@@ -85,8 +96,30 @@ describe('buildContents', () => {
 			{ role: 'model', text: '😀'.repeat(8000) },
 		];
 		// 15,000 characters (30,000 UTF-16 units) and a 1,000-character prompt fit exactly.
-		expect(buildContents(history, 'p'.repeat(1000))).toHaveLength(3);
-		expect(buildContents(history, 'p'.repeat(1001))).toHaveLength(1);
+		expect(buildContents(history, 'p'.repeat(1000))).toEqual([...history, { role: 'user', text: 'p'.repeat(1000) }]);
+		// One more and the exchange is cut to fit: 16,000 characters exactly, each emoji whole.
+		const cut = buildContents(history, 'p'.repeat(1001));
+		expect(cut).toHaveLength(3);
+		expect(total(cut)).toBe(CHARACTER_LIMIT);
+		expect(cut[1]?.text).toBe(`${'😀'.repeat(7999 - 4)} […]`);
+	});
+
+	it('keeps a cut copy of the newest exchange when it alone is too long, not nothing', () => {
+		const history: Turn[] = [...exchanges(2), { role: 'user', text: 'the long one' }, { role: 'model', text: 'a'.repeat(20_000) }];
+		const contents = buildContents(history, 'and so?');
+		expect(contents.map((turn) => turn.role)).toEqual(['user', 'model', 'user']);
+		expect(contents[0]).toEqual({ role: 'user', text: 'the long one' });
+		expect(contents[1]?.text).toBe(`${'a'.repeat(CHARACTER_LIMIT - 7 - 12 - 4)} […]`);
+		expect(total(contents)).toBe(CHARACTER_LIMIT);
+		// A long prompt keeps at most half the room when the answer needs the rest.
+		const both = buildContents([{ role: 'user', text: 'q'.repeat(10_000) }, { role: 'model', text: 'a'.repeat(10_000) }], 'x'.repeat(2000));
+		expect(both.map((turn) => characterCount(turn.text))).toEqual([7000, 7000, 2000]);
+	});
+
+	it('keeps who asked a prompt out of the body', () => {
+		const body = generationBody(buildContents([{ role: 'user', text: 'P1', by: '42' }, { role: 'model', text: 'A1' }], 'P2'));
+		expect(body).not.toContain('42');
+		expect(body).toBe('{"contents":[{"role":"user","parts":[{"text":"P1"}]},{"role":"model","parts":[{"text":"A1"}]},{"role":"user","parts":[{"text":"P2"}]}]}');
 	});
 
 	it('sends a prompt too long for any history on its own, still as a user turn', () => {
@@ -106,8 +139,9 @@ describe('buildContents', () => {
 				expect(total(contents)).toBeLessThanOrEqual(CHARACTER_LIMIT);
 				expect(contents[0]?.role).toBe('user');
 				const kept = contents.slice(0, -1);
-				// The kept turns are the newest ones, in order: only the oldest were dropped.
-				expect(earlier.slice(earlier.length - kept.length)).toEqual(kept);
+				// The kept turns are the newest ones, in order: only the oldest were dropped, or the newest cut short.
+				const newest = earlier.slice(earlier.length - kept.length);
+				if (!isCutCopy(kept, newest)) expect(newest).toEqual(kept);
 			}),
 		);
 	});
@@ -115,7 +149,9 @@ describe('buildContents', () => {
 	it('drops no more than it must: one more exchange would break a limit', () => {
 		fc.assert(
 			fc.property(history, prompt, (earlier, asked) => {
-				const kept = buildContents(earlier, asked).length - 1;
+				const contents = buildContents(earlier, asked).slice(0, -1);
+				if (isCutCopy(contents, earlier.slice(earlier.length - contents.length))) return;
+				const kept = contents.length;
 				const dropped = earlier.slice(0, earlier.length - kept);
 				const previousPrompt = dropped.map((t) => t.role).lastIndexOf('user');
 				if (previousPrompt < 0) return;
@@ -140,5 +176,26 @@ describe('trimHistory', () => {
 		expect(trimHistory(exchanges(15, 2), { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT })).toHaveLength(18);
 		expect(trimHistory([], { turns: 5, characters: 5 })).toEqual([]);
 		expect(trimHistory(exchanges(1, 2), { turns: 0, characters: 100 })).toEqual([]);
+	});
+});
+
+describe('seenBy', () => {
+	it("keeps the member's own prompts and every answer, and puts a placeholder for anyone else's prompt", () => {
+		const turns: Turn[] = [
+			{ role: 'user', text: 'mine', by: 'me' },
+			{ role: 'model', text: 'A1' },
+			{ role: 'user', text: 'theirs', by: 'them' },
+			{ role: 'model', text: 'A2' },
+			{ role: 'user', text: 'nobody knows whose' },
+			{ role: 'model', text: 'A3' },
+		];
+		expect(seenBy(turns, 'me')).toEqual([
+			{ role: 'user', text: 'mine', by: 'me' },
+			{ role: 'model', text: 'A1' },
+			{ role: 'user', text: UNSEEN_PROMPT },
+			{ role: 'model', text: 'A2' },
+			{ role: 'user', text: UNSEEN_PROMPT },
+			{ role: 'model', text: 'A3' },
+		]);
 	});
 });

@@ -99,7 +99,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 	describe('ConversationRepository', () => {
 		it('finds a saved conversation in its server only, with its turns and visibility', async () => {
 			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
-			const saved = await conversations.save(GUILD, { ephemeral: true, turns: exchange(1) });
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: true, turns: exchange(1) });
 			expect(saved.id).toMatch(/^[a-z0-9]{12}$/);
 			expect(await conversations.find(GUILD, saved.id)).toEqual(saved);
 			expect(await conversations.find(OTHER_GUILD, saved.id)).toBeUndefined();
@@ -109,8 +109,8 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 
 		it('saves each answer under a new id and never changes an earlier one', async () => {
 			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
-			const first = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) });
-			const second = await conversations.save(GUILD, { ephemeral: false, turns: [...first.turns, ...exchange(2)] });
+			const first = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: exchange(1) });
+			const second = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: [...first.turns, ...exchange(2)] });
 			expect(second.id).not.toBe(first.id);
 			expect((await conversations.find(GUILD, first.id))?.turns).toEqual(exchange(1));
 			expect((await conversations.find(GUILD, second.id))?.turns).toEqual([...exchange(1), ...exchange(2)]);
@@ -119,7 +119,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 		it('is gone CONVERSATION_TTL_HOURS after its last turn', async () => {
 			const conversations = new ConversationRepository(store, 2, { current: KEY }, logger);
 			const now = new Date();
-			const saved = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) }, now);
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: exchange(1) }, now);
 			expect(saved.expiresAt.getTime()).toBe(now.getTime() + 2 * HOUR);
 			expect(await conversations.find(GUILD, saved.id, new Date(now.getTime() + 2 * HOUR - 1))).toBeDefined();
 			expect(await conversations.find(GUILD, saved.id, new Date(now.getTime() + 2 * HOUR))).toBeUndefined();
@@ -128,7 +128,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 		it('keeps only the turns a later body could hold', async () => {
 			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
 			const turns = Array.from({ length: 15 }, (_, n) => exchange(n + 1)).flat();
-			const saved = await conversations.save(GUILD, { ephemeral: false, turns });
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns });
 			// 19 turns leave room for the new prompt; whole exchanges only, so 18.
 			expect(saved.turns).toHaveLength(18);
 			expect(saved.turns[0]).toEqual({ role: 'user', text: 'P7' });
@@ -147,7 +147,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 				{ role: 'user', text: 'PROMPT-CANARY-5b1e' },
 				{ role: 'model', text: 'ANSWER-CANARY-c04d' },
 			];
-			const saved = await conversations.save(GUILD, { ephemeral: false, turns });
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns });
 			const raw = await rawStored('conversations', `${GUILD}:${saved.id}`);
 			// The record is there (its expiry in plain), so the canaries' absence means they were sealed.
 			expect(raw).toContain(saved.expiresAt.toISOString());
@@ -158,7 +158,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 		it('does not open a record copied under another conversation id or server, and logs it', async () => {
 			const { log, lines } = capturingLogger();
 			const conversations = new ConversationRepository(store, 24, { current: KEY }, log);
-			const saved = await conversations.save(GUILD, { ephemeral: false, turns: exchange(1) });
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: exchange(1) });
 			const record = await store.get('conversations', `${GUILD}:${saved.id}`);
 			await store.set('conversations', `${GUILD}:abcdefghijkm`, record, 60_000);
 			await store.set('conversations', `${OTHER_GUILD}:${saved.id}`, record, 60_000);
@@ -174,7 +174,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 		it('opens a record sealed with the previous key during a rotation, and none once that key is gone', async () => {
 			const { log, lines } = capturingLogger();
 			const before = new ConversationRepository(store, 24, { current: KEY }, log);
-			const saved = await before.save(GUILD, { ephemeral: true, turns: exchange(1) });
+			const saved = await before.save(GUILD, { ownerId: MEMBER, ephemeral: true, turns: exchange(1) });
 			const rotated = new ConversationRepository(store, 24, { current: OTHER_KEY, previous: KEY }, log);
 			expect(await rotated.find(GUILD, saved.id)).toEqual(saved);
 			expect(lines).toEqual([]);
@@ -183,57 +183,107 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(1);
 		});
 
-		it('reads a record stored in plain before conversations were sealed, as it is', async () => {
+		it('does not honour a record planted in plain (version 1), whatever its turns, visibility or expiry', async () => {
 			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
 			const expiresAt = new Date(Date.now() + HOUR);
-			const legacy = { version: 1, ephemeral: true, turns: exchange(1), createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString() };
-			await store.set('conversations', `${GUILD}:abcdefghijkm`, legacy, HOUR);
-			expect(await conversations.find(GUILD, 'abcdefghijkm')).toEqual({ id: 'abcdefghijkm', guildId: GUILD, ephemeral: true, turns: exchange(1), expiresAt });
+			const planted = { version: 1, ephemeral: false, turns: exchange(1), createdAt: new Date().toISOString(), expiresAt: expiresAt.toISOString() };
+			await store.set('conversations', `${GUILD}:abcdefghijkm`, planted, HOUR);
+			expect(await conversations.find(GUILD, 'abcdefghijkm')).toBeUndefined();
+		});
+
+		it('keeps its owner and who asked each prompt inside the sealed part', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const turns: Turn[] = [
+				{ role: 'user', text: 'P1', by: MEMBER },
+				{ role: 'model', text: 'A1' },
+				{ role: 'user', text: 'P2', by: OTHER_MEMBER },
+				{ role: 'model', text: 'A2' },
+			];
+			const saved = await conversations.save(GUILD, { ownerId: OTHER_MEMBER, ephemeral: false, turns });
+			const found = await conversations.find(GUILD, saved.id);
+			expect(found?.ownerId).toBe(OTHER_MEMBER);
+			expect(found?.turns).toEqual(turns);
+			const raw = await rawStored('conversations', `${GUILD}:${saved.id}`);
+			expect(raw).not.toContain(OTHER_MEMBER);
+			expect(raw).not.toContain(MEMBER);
+		});
+
+		it('keeps a cut copy of an exchange too long to keep whole, not nothing', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const long: Turn[] = [...exchange(1), { role: 'user', text: 'Q', by: MEMBER }, { role: 'model', text: 'x'.repeat(20_000) }];
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: long });
+			expect(saved.turns.map((turn) => turn.role)).toEqual(['user', 'model']);
+			expect(saved.turns[0]).toEqual({ role: 'user', text: 'Q', by: MEMBER });
+			expect(saved.turns[1]?.text.startsWith('xxxx')).toBe(true);
+			expect(saved.turns[1]?.text.endsWith('[…]')).toBe(true);
+			expect((await conversations.find(GUILD, saved.id))?.turns).toEqual(saved.turns);
 		});
 	});
 
 	describe('PendingQuestionRepository', () => {
+		const message = (text: string) => ({ text, author: { id: OTHER_MEMBER, name: 'Author' } });
+
 		it("gives a message's text back to the member who opened the form only, until it is forgotten", async () => {
 			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
-			const key = await pending.save(MEMBER, 'the message');
+			const key = await pending.save(MEMBER, message('the message'));
 			expect(key).toMatch(/^[A-Za-z0-9_-]{16}$/);
 			expect(await pending.find(key, OTHER_MEMBER)).toBeUndefined();
-			expect(await pending.find(key, MEMBER)).toBe('the message');
-			await pending.forget(key);
+			expect(await pending.find(key, MEMBER)).toEqual(message('the message'));
+			await pending.forget(key, MEMBER);
 			expect(await pending.find(key, MEMBER)).toBeUndefined();
 			expect(await pending.find('not a key', MEMBER)).toBeUndefined();
 		});
 
-		it("stores the message's text only sealed", async () => {
+		it('keeps one form per member: a new one replaces the one before, which the old form no longer finds', async () => {
 			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
-			const key = await pending.save(MEMBER, 'PENDING-CANARY-e7a2');
-			const raw = await rawStored('pending-questions', key);
-			expect(raw).toContain(MEMBER);
-			expect(raw).not.toContain('PENDING-CANARY');
-			expect(await pending.find(key, MEMBER)).toBe('PENDING-CANARY-e7a2');
+			const first = await pending.save(MEMBER, message('first message'));
+			const second = await pending.save(MEMBER, message('second message'));
+			expect(await pending.find(first, MEMBER)).toBeUndefined();
+			expect(await pending.find(second, MEMBER)).toEqual(message('second message'));
+			// The old form's submit, answered as expired, leaves the newer form's text for its own submit.
+			await pending.forget(first, MEMBER);
+			expect(await pending.find(second, MEMBER)).toEqual(message('second message'));
 		});
 
-		it('does not open a record copied under another key or member, logs it, and opens with the previous key', async () => {
+		it('refuses a form older than 15 minutes at the read, whatever the store still holds', async () => {
+			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
+			const now = Date.now();
+			const key = await pending.save(MEMBER, message('the message'), now);
+			expect(await pending.find(key, MEMBER, now + 15 * 60_000 - 1)).toEqual(message('the message'));
+			expect(await pending.find(key, MEMBER, now + 15 * 60_000)).toBeUndefined();
+		});
+
+		it("stores the message's text and author only sealed", async () => {
+			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
+			const key = await pending.save(MEMBER, { text: 'PENDING-CANARY-e7a2', author: { id: OTHER_MEMBER, name: 'AUTHOR-CANARY' } });
+			const raw = await rawStored('pending-questions', MEMBER);
+			expect(raw).toContain(key);
+			expect(raw).not.toContain('PENDING-CANARY');
+			expect(raw).not.toContain('AUTHOR-CANARY');
+			expect(raw).not.toContain(OTHER_MEMBER);
+			expect((await pending.find(key, MEMBER))?.text).toBe('PENDING-CANARY-e7a2');
+		});
+
+		it('does not open a record copied to another member, logs it, and opens with the previous key', async () => {
 			const { log, lines } = capturingLogger();
 			const pending = new PendingQuestionRepository(store, { current: KEY }, log);
-			const key = await pending.save(MEMBER, 'the message');
-			const record = (await store.get('pending-questions', key)) as Record<string, unknown>;
-			await store.set('pending-questions', 'AAAAAAAAAAAAAAAA', record, 60_000);
-			await store.set('pending-questions', 'BBBBBBBBBBBBBBBB', { ...record, userId: OTHER_MEMBER }, 60_000);
-			expect(await pending.find('AAAAAAAAAAAAAAAA', MEMBER)).toBeUndefined();
-			expect(await pending.find('BBBBBBBBBBBBBBBB', OTHER_MEMBER)).toBeUndefined();
-			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(2);
-			expect(lines.join('\n')).not.toContain('AAAAAAAAAAAAAAAA');
+			const key = await pending.save(MEMBER, message('the message'));
+			const record = (await store.get('pending-questions', MEMBER)) as Record<string, unknown>;
+			await store.set('pending-questions', OTHER_MEMBER, record, 60_000);
+			expect(await pending.find(key, OTHER_MEMBER)).toBeUndefined();
+			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(1);
+			expect(lines.join('\n')).not.toContain(key);
 
-			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY, previous: KEY }, log).find(key, MEMBER)).toBe('the message');
+			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY, previous: KEY }, log).find(key, MEMBER)).toEqual(message('the message'));
 			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY }, log).find(key, MEMBER)).toBeUndefined();
-			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(3);
+			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(2);
 		});
 
-		it('reads a text stored in plain before it was sealed, as it is', async () => {
+		it('does not honour a form planted in plain (version 1)', async () => {
 			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
-			await store.set('pending-questions', 'CCCCCCCCCCCCCCCC', { version: 1, userId: MEMBER, text: 'an old form' }, 60_000);
-			expect(await pending.find('CCCCCCCCCCCCCCCC', MEMBER)).toBe('an old form');
+			await store.set('pending-questions', MEMBER, { version: 1, userId: MEMBER, formId: 'CCCCCCCCCCCCCCCC', text: 'a planted form' }, 60_000);
+			await store.set('pending-questions', 'CCCCCCCCCCCCCCCC', { version: 1, userId: MEMBER, text: 'a planted form' }, 60_000);
+			expect(await pending.find('CCCCCCCCCCCCCCCC', MEMBER)).toBeUndefined();
 		});
 	});
 });

@@ -13,6 +13,8 @@ import {
 import { flagEmbed, missingModlogPermissions, viewReplyButton } from '../../../src/moderation/modlog.js';
 import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
 import { messages } from '../../../src/answers/messages.js';
+import { openFlag, sealFlag } from '../../../src/moderation/storedFlag.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 
 const GUILD = '100000000000000001';
 const MODERATOR = '600000000000000001';
@@ -194,5 +196,28 @@ describe('mod-log post', () => {
 		expect(missingModlogPermissions(null)).toEqual(['View Channel', 'Send Messages', 'Embed Links']);
 		expect(missingModlogPermissions(new PermissionsBitField([PermissionFlagsBits.ViewChannel]))).toEqual(['Send Messages', 'Embed Links']);
 		expect(missingModlogPermissions(new PermissionsBitField([PermissionFlagsBits.Administrator]))).toEqual([]);
+	});
+});
+
+describe("a flag holding another member's words", () => {
+	const quoting = flag({ prompt: '> their words\n\nmy question', quotedAuthor: { id: '700000000000000001', name: 'Some *Author*' } });
+
+	it('says whose message its prompt quotes, in the view, pinging no one', () => {
+		const view = flagViewMessage(quoting, FLAGGED_PREFIXES);
+		const field = embedOf(view).fields?.find((entry) => entry.name === 'Quotes a message by');
+		expect(field?.value).toBe('<@700000000000000001> (Some \\*Author\\*): the prompt holds their words, quoted');
+		expect(view.allowedMentions).toEqual({ parse: [] });
+		expect(embedText(embedOf(flagViewMessage(flag(), FLAGGED_PREFIXES)))).not.toContain('Quotes a message by');
+	});
+
+	it('keeps the author sealed with the prompt, and loses both when the prompt is erased', () => {
+		const keys = { current: parseEncryptionKey(generateEncryptionKey()) };
+		const stored = sealFlag(quoting, keys);
+		expect(JSON.stringify(stored)).not.toContain('700000000000000001');
+		expect(JSON.stringify(stored)).not.toContain('Author');
+		expect(openFlag(stored, quoting.guildId, quoting.id, keys)?.quotedAuthor).toEqual(quoting.quotedAuthor);
+		const erased = openFlag(sealFlag({ ...quoting, prompt: null, text: null }, keys), quoting.guildId, quoting.id, keys);
+		expect(erased?.quotedAuthor).toBeUndefined();
+		expect(embedText(embedOf(flagViewMessage({ ...quoting, prompt: null, text: null }, FLAGGED_PREFIXES)))).not.toContain('Author');
 	});
 });
