@@ -56,6 +56,10 @@ export interface DiscordEmulatorOptions {
 	/** Bound of every wait when none is given. Default 5000. */
 	defaultTimeoutMs?: number;
 	botUsername?: string;
+	/** The port on 127.0.0.1 to listen on. Default 0: a free one. */
+	port?: number;
+	/** The default guild's shape. Default: 'Veil Test Guild' with one channel, #general. */
+	defaultGuild?: GuildOptions;
 }
 
 export interface OverwriteOptions {
@@ -224,7 +228,7 @@ export class DiscordEmulator {
 		this.#state.onDispatch = (t, d) => this.#dispatchAll(t, d);
 		this.#server = createServer((req, res) => void this.#rest.handle(req, res));
 		this.#server.on('upgrade', (req, socket, head) => this.#gateway.handleUpgrade(req, socket, head));
-		this.defaultGuild = this.addGuild({ name: 'Veil Test Guild' });
+		this.defaultGuild = this.addGuild(options.defaultGuild ?? { name: 'Veil Test Guild' });
 		this.defaultChannelId = (this.defaultGuild.channels[0] as ChannelModel).id;
 	}
 
@@ -233,7 +237,7 @@ export class DiscordEmulator {
 		const emulator = new DiscordEmulator(options);
 		await new Promise<void>((resolve, reject) => {
 			emulator.#server.once('error', reject);
-			emulator.#server.listen(0, '127.0.0.1', () => resolve());
+			emulator.#server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
 		});
 		emulator.#port = (emulator.#server.address() as AddressInfo).port;
 		emulator.#state.baseUrl = `http://127.0.0.1:${emulator.#port}`;
@@ -367,6 +371,17 @@ export class DiscordEmulator {
 	directMessages(userId: string): EmulatorMessage[] {
 		const channel = this.#state.dmByUser.get(userId);
 		return channel ? this.channelMessages(channel.id) : [];
+	}
+
+	/** The id of the bot's DM channel with this user (made on first use, as Discord does). */
+	dmChannelId(user: APIUser): string {
+		if (!this.#state.users.has(user.id)) this.#state.users.set(user.id, user);
+		return this.#state.dmChannel(user).id;
+	}
+
+	/** A stored message by id, whatever made it (deleted ones included, marked `deleted`). */
+	message(messageId: string): EmulatorMessage | undefined {
+		return this.#state.messages.get(messageId);
 	}
 
 	/** Deletes a channel: CHANNEL_DELETE, and later REST calls to it answer 404 Unknown Channel. */

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { HARM_CATEGORIES, type HarmCategory } from '../../src/generation/generationResponse.js';
+
+/** What the model panel decides for the next answers: their safety ratings, a delay, or a failure. */
+export const modelChoicesSchema = z.object({
+	/** null: every category NEGLIGIBLE; otherwise one category rated at this level, the others NEGLIGIBLE. */
+	rating: z.object({ category: z.enum(HARM_CATEGORIES), level: z.enum(['LOW', 'MEDIUM', 'HIGH']) }).nullable(),
+	delayMs: z.number().int().min(0).max(120_000),
+	/** '500': an internal error; 'timeout': no answer at all, until Veil gives up. */
+	failure: z.enum(['none', '500', 'timeout']),
+});
+
+export type ModelChoices = z.infer<typeof modelChoicesSchema>;
+
+export const DEFAULT_CHOICES: ModelChoices = { rating: null, delayMs: 800, failure: 'none' };
+
+/** The prompt of a generation body: the last user turn's text (a follow-up sends the earlier turns first). */
+export function promptOf(body: unknown): string | undefined {
+	const contents = (body as { contents?: Array<{ role?: string; parts?: Array<{ text?: unknown }> }> } | undefined)?.contents;
+	if (!Array.isArray(contents) || contents.length === 0) return undefined;
+	const turn = [...contents].reverse().find((c) => c.role === undefined || c.role === 'user');
+	const text = turn?.parts?.map((part) => part.text).find((t) => typeof t === 'string');
+	return typeof text === 'string' ? text : undefined;
+}
+
+const OPENINGS = [
+	'Here is a short answer.',
+	'Good question.',
+	'Let me put it simply.',
+	'In a few words:',
+	'Happy to help.',
+];
+
+const BODIES = [
+	'The sandbox model does not know anything, but it always answers the same question the same way, so you can watch Veil work.',
+	'This answer comes from the local model of the sandbox: deterministic, rated by the model panel, and never sent anywhere.',
+	'Try the model panel on the right: rate the next answer HIGH in one category and Veil hides it for the moderators.',
+	'Switch to the moderator to see what the mod-log shows when an answer is held back.',
+];
+
+/** A deterministic answer: the same prompt always gets the same text. */
+export function answerText(prompt: string, turns: number): string {
+	let hash = 0;
+	for (const char of prompt) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) >>> 0;
+	const opening = OPENINGS[hash % OPENINGS.length] as string;
+	const body = BODIES[(hash >>> 3) % BODIES.length] as string;
+	const quoted = prompt.length > 120 ? `${prompt.slice(0, 117)}…` : prompt;
+	const followUp = turns > 1 ? ` (This is turn ${turns} of our conversation.)` : '';
+	return `${opening} You asked: “${quoted}”. ${body}${followUp}`;
+}
+
+/** A generation response in the seed's shape (section 2.2), with the ratings the panel chose on the candidate. */
+export function generationBody(text: string, rating: ModelChoices['rating']): Record<string, unknown> {
+	const negligible = HARM_CATEGORIES.map((category: HarmCategory) => ({ category, probability: 'NEGLIGIBLE' }));
+	const candidateRatings = HARM_CATEGORIES.map((category: HarmCategory) => ({
+		category,
+		probability: rating && rating.category === category ? rating.level : 'NEGLIGIBLE',
+	}));
+	return {
+		candidates: [{ content: { parts: [{ text }], role: 'model' }, finishReason: 'STOP', index: 0, safetyRatings: candidateRatings }],
+		promptFeedback: { safetyRatings: negligible },
+		usageMetadata: { promptTokenCount: 8, candidatesTokenCount: Math.ceil(text.length / 4), totalTokenCount: 8 + Math.ceil(text.length / 4) },
+		modelVersion: 'sandbox-local-1',
+	};
+}

@@ -1,0 +1,188 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { messages } from '../../src/answers/messages.js';
+import { moderationMessages } from '../../src/answers/moderationMessages.js';
+import { descendantsOf, isAlive, startSandboxProcess, type SandboxProcess } from '../support/sandboxProcess.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = resolve(import.meta.dirname, '../../test-results/sandbox');
+
+describe('npm run sandbox', () => {
+	let sandbox: SandboxProcess;
+	let url: string;
+
+	beforeAll(async () => {
+		sandbox = startSandboxProcess({ SANDBOX_PORT: '0' });
+		url = await sandbox.ready();
+	}, 180_000);
+
+	afterAll(() => sandbox?.kill());
+
+	test('in a browser: a member links and asks, a HIGH rating hides the answer, a moderator releases it, Ask Veil works', async () => {
+		expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`).toBe(true);
+		rmSync(SHOTS, { recursive: true, force: true });
+		mkdirSync(SHOTS, { recursive: true });
+		const profile = mkdtempSync(join(tmpdir(), 'veil-chromium-'));
+		const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			viewport: { width: 1280, height: 760 },
+		});
+		try {
+			const page = context.pages()[0] ?? (await context.newPage());
+			page.setDefaultTimeout(20_000);
+			let step = 0;
+			const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${String(++step).padStart(2, '0')}-${name}.png`) });
+			await page.goto(url);
+			await page.locator('body[data-ready]').waitFor();
+			await shot('page');
+
+			// /link through its dialog: /ask needs a linked account (REQUIRE_LINK defaults to true).
+			await runCommand(page, 'link');
+			const dialog = page.locator('dialog#modal');
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toMatch(messages.link.formTitle);
+			await dialog.locator('input[name="email"]').fill('mia@example.com');
+			await dialog.locator('input[name="password"]').fill('sandbox');
+			await shot('link-dialog');
+			await dialog.locator('#modal-submit').click();
+			const linked = page.locator('.message.ephemeral', { hasText: 'Linked to' });
+			await shown(linked);
+			await expect.poll(() => linked.locator('.only-you').textContent()).toMatch(/Only you can see this/);
+			await shot('linked');
+
+			// A slow answer first, so the thinking state is there to see.
+			await chooseModel(page, url, { rating: null, delayMs: 2500, failure: 'none' }, () => page.locator('#model-delay').fill('2500'));
+			await runCommand(page, 'ask', 'What is a good name for a grey cat?');
+			await shown(page.locator('.message.thinking'));
+			await shot('thinking');
+			await shown(page.locator('.message:not(.thinking)', { hasText: 'You asked: “What is a good name for a grey cat?”' }));
+			await none(page.locator('.message.thinking'));
+			await shot('answer');
+
+			// HIGH in one category: the answer is hidden, the member sees the notice.
+			await chooseModel(page, url, { rating: { category: 'HARM_CATEGORY_HARASSMENT', level: 'HIGH' }, delayMs: 0, failure: 'none' }, async () => {
+				await page.locator('#model-delay').fill('0');
+				await page.locator('input[name="rating"][value="one"]').check();
+				await page.locator('#model-category').selectOption('HARM_CATEGORY_HARASSMENT');
+				await page.locator('#model-level').selectOption('HIGH');
+			});
+			await runCommand(page, 'ask', 'Tell me something rude');
+			await shown(page.locator('.message', { hasText: 'This answer was hidden' }));
+			await none(page.locator('.message', { hasText: 'You asked: “Tell me something rude”' }));
+			await shot('hidden');
+
+			// The moderator sees the mod-log post, opens the flag and releases it.
+			await page.locator('#person-select').selectOption('moderator');
+			await page.locator('.channel[data-channel="mod-log"]').click();
+			const post = page.locator('.message', { hasText: moderationMessages.modlog.title });
+			await shown(post);
+			await shot('modlog');
+			await post.getByRole('button', { name: moderationMessages.buttons.viewReply }).click();
+			const flag = page.locator('.message.ephemeral', { has: page.getByRole('button', { name: moderationMessages.buttons.release }) });
+			await shown(flag);
+			await shot('flag');
+			await flag.getByRole('button', { name: moderationMessages.buttons.release }).click();
+			await shown(page.locator('.message.ephemeral', { hasText: 'Released' }));
+			await page.locator('.channel[data-channel="general"]').click();
+			await shown(page.locator('.message', { hasText: 'You asked: “Tell me something rude”' }));
+			await shot('released');
+
+			// Ask Veil from a message's Apps menu, as the member, with the ratings clear again.
+			await page.locator('#person-select').selectOption('member');
+			await chooseModel(page, url, { rating: null, delayMs: 0, failure: 'none' }, () => page.locator('input[name="rating"][value="clear"]').check());
+			const question = page.locator('.message', { hasText: 'What is a good name for a grey cat?' }).filter({ hasNot: page.locator('.used-by') }).first();
+			await question.hover();
+			await question.locator('.apps-button').click();
+			await page.getByRole('menuitem', { name: 'Ask Veil' }).click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toMatch(messages.askVeil.formTitle);
+			await dialog.locator('textarea, input').first().fill('Any shorter ideas?');
+			await shot('ask-veil-dialog');
+			await dialog.locator('#modal-submit').click();
+			await shown(page.locator('.message', { hasText: 'You asked: “' }).filter({ has: page.locator('.used-by', { hasText: 'Ask Veil' }) }));
+			await shot('ask-veil-answer');
+		} finally {
+			await context.close();
+			rmSync(profile, { recursive: true, force: true });
+		}
+	}, 90_000);
+
+	test("the model panel's choices reach the wire between Veil and the model, and Veil acts on them", async () => {
+		const call = async (path: string, body?: unknown) => {
+			const response = await fetch(new URL(path, url), body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+			return response.json() as Promise<Record<string, unknown>>;
+		};
+		type Shown = { content: string; thinking: boolean; usedBy?: { command: string } };
+		const state = (await call('api/state?person=manager')) as { channels: Array<{ id: string; name: string }> };
+		const general = state.channels.find((c) => c.name === 'general')?.id as string;
+		const shown = async (check: (m: Shown) => boolean) => {
+			let found: Shown | undefined;
+			await expect
+				.poll(async () => (found = ((await call(`api/messages?person=manager&channel=${general}`)) as unknown as Shown[]).find(check)), { timeout: 20_000 })
+				.toBeTruthy();
+			return found as Shown;
+		};
+		const exchangesOf = async (prompt: string) =>
+			((await call('api/model')) as { exchanges: Array<{ prompt?: string; status: number; answer?: { candidates?: Array<{ safetyRatings: unknown[] }> } }> }).exchanges.filter((x) => x.prompt === prompt);
+		const opened = (await call('api/command', { person: 'manager', channelId: general, name: 'link', options: [] })) as { modal?: { custom_id: string } };
+		await call('api/modal', { person: 'manager', customId: opened.modal?.custom_id, fields: { email: 'max@example.com', password: 'sandbox' } });
+		await shown((m) => m.content.includes('Linked to'));
+		const ask = (prompt: string) => call('api/command', { person: 'manager', channelId: general, name: 'ask', options: [{ type: 3, name: 'prompt', value: prompt }] });
+
+		await call('api/model', { rating: { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', level: 'MEDIUM' }, delayMs: 0, failure: 'none' });
+		await ask('How do fireworks work?');
+		await shown((m) => m.content.startsWith(messages.ask.hiddenHeadline(true).slice(0, 30)));
+		const rated = await exchangesOf('How do fireworks work?');
+		expect(rated.map((x) => x.status)).toEqual([200]);
+		expect(rated[0]?.answer?.candidates?.[0]?.safetyRatings).toContainEqual({ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM' });
+
+		// A 500 every time: Veil tries three times (two retries), then tells the member; it never shows an answer.
+		await call('api/model', { rating: null, delayMs: 0, failure: '500' });
+		await ask('Are you there?');
+		await expect.poll(async () => (await exchangesOf('Are you there?')).map((x) => x.status), { timeout: 20_000 }).toEqual([500, 500, 500]);
+		await call('api/model', { rating: null, delayMs: 0, failure: 'none' });
+	}, 60_000);
+
+	test('SIGINT stops every process the sandbox started', async () => {
+		const pid = sandbox.child.pid as number;
+		const started = descendantsOf(pid);
+		expect(started.some((p) => p.command.includes('dist/src/main.js')), `Veil runs below the sandbox: ${JSON.stringify(started)}`).toBe(true);
+		process.kill(pid, 'SIGINT');
+		expect(await sandbox.exited).toBe(0);
+		const deadline = Date.now() + 5000;
+		while (started.some((p) => isAlive(p.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+		expect(started.filter((p) => isAlive(p.pid))).toEqual([]);
+		await expect(fetch(url)).rejects.toThrow();
+	}, 30_000);
+});
+
+/** Types `/name` in the command box, picks it, fills its first field and sends it. */
+async function runCommand(page: Page, name: string, firstValue?: string): Promise<void> {
+	await page.locator('#composer-input').fill(`/${name}`);
+	await page.locator(`.suggestion[data-command="${name}"]`).click();
+	if (firstValue !== undefined) await page.locator('#command-form .command-fields input').first().fill(firstValue);
+	await page.locator('#command-form button[type="submit"]').click();
+}
+
+/** Changes the model panel (a click elsewhere ends the edit), then waits until the sandbox holds `expected`. */
+async function chooseModel(page: Page, url: string, expected: unknown, change: () => Promise<unknown>): Promise<void> {
+	await change();
+	await page.locator('#model-panel h2').click();
+	await expect
+		.poll(async () => ((await (await fetch(new URL('api/model', url))).json()) as { choices: unknown }).choices, { timeout: 10_000 })
+		.toEqual(expected);
+}
+
+/** Waits until the (last) element the locator finds is visible. */
+async function shown(locator: Locator): Promise<void> {
+	await locator.last().waitFor({ state: 'visible' });
+}
+
+/** Waits until the locator finds nothing. */
+async function none(locator: Locator): Promise<void> {
+	await expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0);
+}
