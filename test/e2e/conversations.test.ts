@@ -11,6 +11,7 @@ import {
 	followUpAnswer,
 	followUpIdOf,
 	generationRequestsSince,
+	settled,
 	turnsOf,
 } from '../support/conversations.js';
 import { click, MODERATOR_PERMISSIONS, type Where } from '../support/moderation.js';
@@ -251,6 +252,28 @@ describe('after a restart', () => {
 			'model:Answer to: R1: before the restart',
 			'user:R2: after it',
 		]);
+	});
+});
+
+describe('a conversation planted in plain', () => {
+	it('is not honoured: its Follow up answers as expired and sends nothing upstream', async () => {
+		const guildId = harness().discord.defaultGuild.id;
+		const now = Date.now();
+		const planted = {
+			version: 1,
+			ephemeral: false,
+			turns: [{ role: 'user', text: 'PLANTED-CANARY' }, { role: 'model', text: 'planted answer' }],
+			createdAt: new Date(now).toISOString(),
+			expiresAt: new Date(now + 3_600_000).toISOString(),
+		};
+		await harness().bot.store.set('conversations', `${guildId}:plantedrecrd`, planted, 3_600_000);
+		const before = harness().upstream.requests.length;
+		const press = await harness().discord.button({ customId: 'ask:followup:plantedrecrd', user: asker }).waitForAnswer();
+		expect(press.modal).toBeUndefined();
+		expect(press.original?.content).toMatch(/has expired/);
+		const submit = await settled(harness(), harness().discord.modalSubmit({ customId: 'ask:followup-form:plantedrecrd', fields: { prompt: 'go on' }, user: asker }));
+		expect(submit.original?.content).toMatch(/has expired/);
+		expect(harness().upstream.requests.length).toBe(before);
 	});
 });
 
