@@ -20,6 +20,8 @@ import { linkButton } from './link.js';
 import { messages } from '../src/answers/messages.js';
 import { questionModal } from '../src/asking/questionModal.js';
 import { seenBy } from '../src/conversations/buildContents.js';
+import { attachmentRef } from '../src/files/attachmentRef.js';
+import { checkAttachments } from '../src/files/readAttachments.js';
 
 const data = new SlashCommandBuilder()
 	.setName('ask')
@@ -30,6 +32,7 @@ const data = new SlashCommandBuilder()
 		option.setName('prompt').setDescription('Your question').setRequired(true).setMinLength(1).setMaxLength(PROMPT_MAX_LENGTH),
 	)
 	.addBooleanOption((option) => option.setName('private').setDescription('Only you see the answer'))
+	.addAttachmentOption((option) => option.setName('file').setDescription('A text file, code, a log or a PDF to ask about'))
 	.toJSON();
 
 /** The Follow up button every shown answer carries, and the form it opens: `ask:followup:<conversation id>`. */
@@ -60,7 +63,12 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
 	checkPrompt(prompt, messages.ask.emptyPrompt);
-	const prepare = async () => ({ request: { prompt, ephemeral }, gate: await readLinkGate(interaction.user.id, ctx) });
+	const file = interaction.options.getAttachment('file');
+	// A file Veil does not read, or too large, is refused here: ephemerally, before anything is acknowledged.
+	const attachments = file ? [attachmentRef(file)] : undefined;
+	if (attachments) checkAttachments(attachments);
+	const request = attachments ? { prompt, ephemeral, attachments } : { prompt, ephemeral };
+	const prepare = async () => ({ request, gate: await readLinkGate(interaction.user.id, ctx) });
 	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx, { early: { ephemeral } });
 }
 

@@ -22,6 +22,7 @@ export function modalSubmission(
 	customId: string,
 	fields: Record<string, string>,
 	shown: APIModalInteractionResponseCallbackData | undefined,
+	files: Record<string, ReadonlyArray<{ id: string }>> = {},
 ): unknown[] {
 	let nextId = 1;
 	const input = (id: string) => ({ type: 4, id: nextId++, custom_id: id, value: fields[id] ?? '' });
@@ -33,7 +34,9 @@ export function modalSubmission(
 			const inner = top.component as Record<string, unknown>;
 			const innerId = String(inner.custom_id);
 			known.add(innerId);
-			const component = inner.type === 4 ? input(innerId) : { type: inner.type, id: nextId++, custom_id: innerId, values: [] as string[] };
+			// A file upload (type 19) sends the ids of its files; their objects go in data.resolved.attachments.
+			const values = inner.type === 19 ? (files[innerId] ?? []).map((file) => file.id) : [];
+			const component = inner.type === 4 ? input(innerId) : { type: inner.type, id: nextId++, custom_id: innerId, values };
 			return { type: 18, id, component };
 		}
 		if (top.type === 1) {
@@ -45,7 +48,7 @@ export function modalSubmission(
 		}
 		return { type: top.type, id };
 	});
-	const unknown = Object.keys(fields).filter((key) => !known.has(key));
+	const unknown = [...Object.keys(fields), ...Object.keys(files)].filter((key) => !known.has(key));
 	if (unknown.length) {
 		throw new Error(`modalSubmit: the modal "${customId}" the bot showed has no input ${unknown.join(', ')}; it has ${[...known].join(', ') || 'none'}`);
 	}

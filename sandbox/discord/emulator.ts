@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIApplicationCommandInteractionDataOption, APIEmbed, APIOverwrite, APIRole, APIUser } from 'discord.js';
+import type { APIApplicationCommandInteractionDataOption, APIAttachment, APIEmbed, APIOverwrite, APIRole, APIUser } from 'discord.js';
 import { Gateway, type IdentifyRecord } from './gateway.js';
 import {
 	DiscordState,
@@ -22,6 +22,7 @@ import { DEFAULT_BOT_PERMISSIONS, DM_APP_PERMISSIONS, botChannelPermissions, mem
 import { memberPayload } from './users.js';
 import { channelPayload, guildCreatePayload, rolePayload } from './wire.js';
 import { RestApi, type RestFailure } from './rest.js';
+import { Cdn, CDN_PATH, type CdnFileOptions } from './cdn.js';
 
 export type {
 	CallbackRecord,
@@ -36,6 +37,7 @@ export type {
 	UploadedFile,
 } from './model.js';
 export type { IdentifyRecord } from './gateway.js';
+export type { CdnFileOptions } from './cdn.js';
 export type { RestFailure } from './rest.js';
 export { routeRateLimit } from './rest.js';
 export { snowflake } from './ids.js';
@@ -126,6 +128,8 @@ export interface MemberMessageOptions {
 	channelId?: string;
 	content: string;
 	embeds?: APIEmbed[];
+	/** Files the member attached, from {@link DiscordEmulator.attach}. */
+	attachments?: APIAttachment[];
 }
 
 export interface ButtonOptions extends InteractionOptions {
@@ -141,6 +145,8 @@ export interface ModalSubmitOptions extends InteractionOptions {
 	customId: string;
 	/** Text input custom_id → value. */
 	fields: Record<string, string>;
+	/** File upload custom_id → the files uploaded there (from {@link DiscordEmulator.attach}), in `data.resolved.attachments`. */
+	files?: Record<string, APIAttachment[]>;
 	/** Default: the message of the component that opened the modal, if it was a component. */
 	message?: EmulatorMessage;
 }
@@ -190,6 +196,8 @@ export class DiscordEmulator {
 	readonly #state: DiscordState;
 	readonly #rest: RestApi;
 	readonly #gateway: Gateway;
+	/** The CDN stand-in: what members attach, served as Discord's CDN serves it; `cdn.requests` lists every fetch. */
+	readonly cdn: Cdn;
 	readonly #server: Server;
 	readonly #timeoutMs: number;
 	#port = 0;
@@ -226,7 +234,10 @@ export class DiscordEmulator {
 		);
 		this.#gateway = new Gateway(this.#state, options.heartbeatIntervalMs ?? 41_250);
 		this.#state.onDispatch = (t, d) => this.#dispatchAll(t, d);
-		this.#server = createServer((req, res) => void this.#rest.handle(req, res));
+		this.cdn = new Cdn(this.#state);
+		this.#server = createServer((req, res) => {
+			if (!this.cdn.handle(req, res)) void this.#rest.handle(req, res);
+		});
 		this.#server.on('upgrade', (req, socket, head) => this.#gateway.handleUpgrade(req, socket, head));
 		this.defaultGuild = this.addGuild(options.defaultGuild ?? { name: 'Veil Test Guild' });
 		this.defaultChannelId = (this.defaultGuild.channels[0] as ChannelModel).id;
@@ -251,6 +262,19 @@ export class DiscordEmulator {
 	/** For `rest: { api }`: discord.js appends `/v10`. */
 	get apiUrl(): string {
 		return `${this.#state.baseUrl}/api`;
+	}
+
+	/** The base of the CDN stand-in, for `DISCORD_CDN_URL`. */
+	get cdnUrl(): string {
+		return `${this.#state.baseUrl}${CDN_PATH}`;
+	}
+
+	/**
+	 * A file as a member attaches it: served by the CDN stand-in; the attachment object goes in an ATTACHMENT
+	 * option (its id as the value), a modal's file upload, or a member's message.
+	 */
+	attach(options: CdnFileOptions): APIAttachment {
+		return this.cdn.add(options);
 	}
 
 	get gatewayUrl(): string {
@@ -521,6 +545,7 @@ export class DiscordEmulator {
 				invokerId: where.user.id,
 				here: where.channel,
 				channel: (id) => this.#channelOrThrow(id),
+				attachment: (id) => this.cdn.attachment(id),
 			});
 			if (resolved) data.resolved = resolved;
 		}
@@ -539,6 +564,7 @@ export class DiscordEmulator {
 			parse: CHANNEL_DEFAULT_PARSE,
 			author: where.user,
 		});
+		if (options.attachments) message.attachments = [...options.attachments];
 		this.#state.addMessage(message);
 		return message;
 	}
@@ -590,8 +616,10 @@ export class DiscordEmulator {
 				? options
 				: { ...options, channelId: shown.record.channelId, guildId: shown.record.guildId },
 		);
-		const components = modalSubmission(options.customId, options.fields, shown?.data);
-		const data = { custom_id: options.customId, components };
+		const components = modalSubmission(options.customId, options.fields, shown?.data, options.files);
+		const data: Record<string, unknown> = { custom_id: options.customId, components };
+		const uploaded = Object.values(options.files ?? {}).flat();
+		if (uploaded.length) data.resolved = { attachments: Object.fromEntries(uploaded.map((file) => [file.id, file])) };
 		return this.#dispatchInteraction(5, data, options, where, message);
 	}
 

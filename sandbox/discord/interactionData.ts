@@ -6,12 +6,18 @@ import { channelPayload } from './wire.js';
 
 /**
  * `data.resolved` for a command's options, as Discord fills it: USER (with a member in guilds), CHANNEL (with the
- * invoker's permissions there), ROLE and MENTIONABLE. Unknown users or channels throw: Discord could not send them.
+ * invoker's permissions there), ROLE, MENTIONABLE and ATTACHMENT. Unknown users or channels throw: Discord could not send them.
  */
 export function resolveOptions(
 	state: DiscordState,
 	options: readonly APIApplicationCommandInteractionDataOption[],
-	ctx: { guild: GuildModel | undefined; invokerId: string; here: ChannelModel; channel: (id: string) => ChannelModel },
+	ctx: {
+		guild: GuildModel | undefined;
+		invokerId: string;
+		here: ChannelModel;
+		channel: (id: string) => ChannelModel;
+		attachment?: (id: string) => unknown;
+	},
 ): Record<string, Record<string, unknown>> | undefined {
 	const { guild, invokerId } = ctx;
 	const resolved: Record<string, Record<string, unknown>> = {};
@@ -39,6 +45,11 @@ export function resolveOptions(
 			if (!('value' in option)) continue;
 			const value = String(option.value);
 			if (option.type === 6) user(value);
+			else if (option.type === 11) {
+				const file = ctx.attachment?.(value);
+				if (!file) throw new Error(`slashCommand: unknown attachment ${value} in an ATTACHMENT option (make it with attach)`);
+				put('attachments', value, file);
+			}
 			else if (option.type === 8) role(value);
 			else if (option.type === 9) {
 				if (!role(value)) user(value);

@@ -545,7 +545,7 @@ export class DiscordState {
 		const add = (file: UploadedFile, extra: Record<string, unknown>) => {
 			const id = snowflake();
 			const filename = typeof extra.filename === 'string' ? extra.filename : file.filename;
-			const url = `${this.baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
+			const url = `${this.baseUrl}/cdn/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
 			const attachment: APIAttachment = {
 				id,
 				filename,

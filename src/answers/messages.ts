@@ -91,6 +91,21 @@ export const messages = {
 		emptyQuestion: 'Your question is empty. Run Ask Veil on the message again and type a question.',
 		formExpired: 'This form has expired. Run Ask Veil on the message again.',
 	},
+	files: {
+		/** Listed in a refusal of a kind Veil does not read. */
+		kinds: 'text files (plain text, logs, code, Markdown, JSON, XML, YAML, CSV) in UTF-8, and PDFs',
+		unsupported: (name: string, kinds: string) => `Veil can't read \`${name}\`: it reads ${kinds}. Nothing was sent.`,
+		tooManyFiles: (max: number) => `Veil reads at most ${max} files with one question. Nothing was sent.`,
+		tooLarge: (name: string, maxMiB: number) => `\`${name}\` is too large: Veil reads files of at most ${maxMiB} MiB of that kind. Nothing was sent.`,
+		unavailable: (name: string) => `Veil couldn't download \`${name}\` from Discord, so nothing was sent. Please try again.`,
+		slow: (name: string) => `Downloading \`${name}\` from Discord took too long, so nothing was sent. Please try again.`,
+		notUtf8: (name: string) => `\`${name}\` isn't UTF-8 text, so Veil can't read it. Nothing was sent.`,
+		pdfUnreadable: (name: string) => `Veil couldn't read the text of \`${name}\`: the PDF is damaged, encrypted or has no text layer. Nothing was sent.`,
+		pdfTooManyPages: (name: string, max: number) => `\`${name}\` has more than ${max} pages, which is more than Veil reads. Nothing was sent.`,
+		pdfTooSlow: (name: string) => `Reading the text of \`${name}\` took too long. Nothing was sent.`,
+		tooLong: (name: string, max: string) => `\`${name}\` is too long: Veil reads at most ${max} characters of a file. Send the part you are asking about. Nothing was sent.`,
+		tooLongTogether: (max: string) => `Your files are too long together: Veil reads at most ${max} characters of files with one question. Nothing was sent.`,
+	},
 	upstream: {
 		unavailable: "The model's service isn't answering right now. Please try again in a minute.",
 		invalid: "The model's service sent an answer Veil couldn't read. Please try again.",

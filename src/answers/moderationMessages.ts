@@ -40,8 +40,12 @@ export const moderationMessages = {
 	quotedAuthor: (userId: string, name: string) => `<@${userId}> (${name}): the prompt holds their words, quoted`,
 	/** A flag sealed with a key that is neither TOKEN_ENCRYPTION_KEY nor its previous value. */
 	unreadable: 'The prompt and the reply cannot be read: they were sealed with a key Veil no longer has.',
-	erased: 'The prompt and the reply were erased when this flag was dismissed.',
+	erased: 'The prompt, its files and the reply were erased when this flag was dismissed.',
 	attachedInFull: (fileNames: readonly string[]) => `Cut short here; attached in full as ${fileNames.join(' and ')}.`,
+	/** The field naming the files a hidden answer's prompt came with. */
+	filesField: 'Files sent with the prompt',
+	/** Below a prompt that is not cut, when its files' text is attached with it. */
+	filesAttached: (fileName: string) => `The files' text is attached with the prompt as ${fileName}.`,
 	/** `status` as the view shows it, e.g. `released by <@1> <t:…:R>`. */
 	alreadyDecided: (status: string) => `This flag was already ${status}, so nothing was done.`,
 	releaseErased: 'This flag has no text left to release.',

@@ -1,6 +1,8 @@
 import { PermissionFlagsBits } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
-import { buildContents } from '../conversations/buildContents.js';
+import { buildContents, type Turn } from '../conversations/buildContents.js';
+import { FileError, readAttachments, type FileText } from '../files/readAttachments.js';
+import { refuseAlone } from './refuseAlone.js';
 import { judgeResponse } from '../generation/safetyVerdict.js';
 import { candidateText } from '../generation/generationResponse.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
@@ -97,10 +99,25 @@ async function askOnce(
 		if (!early) await deferOriginal(interaction, request.ephemeral);
 		// The line's "asks ahead" edits change the deferral.
 		else if (ticket.waitedOnEntry) await early.landed();
+		// Files are read once acknowledged (a download may take seconds), before the line: a slot is not held for it.
+		let files: FileText[] | undefined;
+		if (request.attachments) {
+			try {
+				files = await readAttachments(request.attachments, ctx.config);
+			} catch (error) {
+				if (!(error instanceof FileError)) throw error;
+				// Which file failed, and why, is the member's business: the public "thinking…" goes.
+				ctx.log.info({ code: error.code }, 'an attachment was refused');
+				if (early) await early.refuse({ content: error.userMessage });
+				else await refuseAlone(interaction, request.ephemeral, { content: error.userMessage });
+				return askOutcomeOf(error);
+			}
+		}
 		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
-		const input = request.history ? buildContents(request.history, request.prompt) : request.prompt;
+		const asked: Turn | undefined = files && { role: 'user', text: request.prompt, files };
+		const input = request.history ? buildContents(request.history, asked ?? request.prompt) : (asked ?? request.prompt);
 		ctx.log.debug(
 			{ linked: account !== undefined, promptLength: request.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
 			'asking the model',
@@ -117,13 +134,19 @@ async function askOnce(
 		if (verdict.kind === 'shown') {
 			// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 			ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
-			await showAnswer(interaction, verdict, request, components, ctx);
+			await showAnswer(interaction, verdict, asked ? { ...request, files } : request, components, ctx);
 			return 'shown';
 		}
 		ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
 		// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
 		const noticeMessageId = request.ephemeral ? undefined : await noticeMessageIdOf(interaction, ctx);
-		await hideAnswer(interaction, verdict, { prompt: request.prompt, text: candidateText(response), noticeMessageId, private: request.ephemeral, quotedAuthor: request.quotedAuthor }, components, ctx);
+		await hideAnswer(
+			interaction,
+			verdict,
+			{ prompt: request.prompt, files, text: candidateText(response), noticeMessageId, private: request.ephemeral, quotedAuthor: request.quotedAuthor },
+			components,
+			ctx,
+		);
 		return 'hidden';
 	} catch (error) {
 		// The router answers in the deferral's place, which it can only do once Discord has the deferral.

@@ -2,6 +2,7 @@ import type { APIActionRowComponent, APIButtonComponentWithCustomId, ButtonBuild
 import type { Turn } from '../conversations/buildContents.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import type { CustomIdPrefix } from '../discord/customId.js';
+import type { AttachmentRef, FileText } from '../files/readAttachments.js';
 
 /**
  * The buttons an answer carries, each owned by a command (its custom_id prefix built from that command's name):
@@ -37,6 +38,10 @@ export interface AskRequest {
 	readonly history?: readonly Turn[];
 	/** Whether the answer goes only to the member. */
 	readonly ephemeral: boolean;
+	/** Files sent with the prompt, already checked by kind and declared size; read once the ask is acknowledged. */
+	readonly attachments?: readonly AttachmentRef[];
+	/** The text of those files once read: a shown answer's conversation keeps them. */
+	readonly files?: readonly FileText[];
 }
 
 /** A row of one button, as Discord takes it. */

@@ -1,13 +1,7 @@
-import { MessageFlags, type ActionRowBuilder, type ButtonBuilder } from 'discord.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import { deferOriginal } from '../discord/originalResponse.js';
 import type { AskInteraction } from './askComponents.js';
+import { refuseAlone, type Refusal } from './refuseAlone.js';
 
-/** What a refusal says: its sentence, and the button it may carry (the link-first one). */
-interface Refusal {
-	readonly content: string;
-	readonly components?: ActionRowBuilder<ButtonBuilder>[];
-}
 
 /**
  * The deferral of an ask sent before the reads that decide it, for a member this process last found linked: the
@@ -59,15 +53,6 @@ export class EarlyDeferral {
 	/** Answers a refusal in the deferral's place, to the member alone. */
 	async refuse(refusal: Refusal): Promise<void> {
 		await this.#deferring;
-		const { content, components = [] } = refusal;
-		if (this.#ephemeral) {
-			await this.#interaction.editReply({ content, components, allowedMentions: NO_MENTIONS });
-			return;
-		}
-		// A public "thinking…" must not turn into a public refusal. Once edited it is an ordinary message, which can
-		// go, and the follow-up after it then keeps its own (ephemeral) flag instead of the deferral's.
-		await this.#interaction.editReply({ content: '…', allowedMentions: NO_MENTIONS });
-		await this.#interaction.deleteReply();
-		await this.#interaction.followUp({ content, components, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+		await refuseAlone(this.#interaction, this.#ephemeral, refusal);
 	}
 }

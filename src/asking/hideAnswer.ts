@@ -1,5 +1,6 @@
 import type { InteractionContext } from '../discord/command.js';
 import type { FlagRecord } from '../moderation/flagRepository.js';
+import type { FileText } from '../files/readAttachments.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
@@ -8,14 +9,21 @@ import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { answerInPlace } from './answerInPlace.js';
 
 /**
- * Answers a hidden reply: a flag for the moderators (with the prompt of this ask alone, a follow-up's too), the
+ * Answers a hidden reply: a flag for the moderators (with the prompt of this ask alone and its files, a follow-up's too), the
  * member's notice, which says why and carries no Follow up button, and the mod-log post. Nothing of it enters a
  * conversation, so no later body holds its text.
  */
 export async function hideAnswer(
 	interaction: AskInteraction,
 	verdict: Extract<Verdict, { kind: 'hidden' }>,
-	asked: { prompt: string; text: string; noticeMessageId: string | undefined; private: boolean; quotedAuthor?: QuotedAuthor },
+	asked: {
+		prompt: string;
+		files: readonly FileText[] | undefined;
+		text: string;
+		noticeMessageId: string | undefined;
+		private: boolean;
+		quotedAuthor?: QuotedAuthor;
+	},
 	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<void> {
@@ -30,6 +38,8 @@ export async function hideAnswer(
 			noticeMessageId: asked.noticeMessageId,
 			private: asked.private,
 			prompt: asked.prompt,
+			// The files went upstream with the prompt and may be why it was hidden: the moderators see them too.
+			...(asked.files?.length ? { files: asked.files.map(({ name, text }) => ({ name, text })) } : {}),
 			text: asked.text,
 			quotedAuthor: asked.quotedAuthor,
 			ratings: verdict.ratings,

@@ -1,6 +1,7 @@
 import { MessageFlags } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
+import { filesToKeep } from '../conversations/keepFiles.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
@@ -68,7 +69,16 @@ async function saveConversation(
 			id,
 			ownerId: askerId,
 			ephemeral: request.ephemeral,
-			turns: [...(request.history ?? []), { role: 'user', text: request.savedPrompt ?? request.prompt, by: askerId }, { role: 'model', text: verdict.text }],
+			turns: [
+				...(request.history ?? []),
+				{
+					role: 'user',
+					text: request.savedPrompt ?? request.prompt,
+					by: askerId,
+					...(request.files ? { files: filesToKeep(request.files, request.savedPrompt ?? request.prompt, verdict.text) } : {}),
+				},
+				{ role: 'model', text: verdict.text },
+			],
 		});
 		return true;
 	} catch (error) {

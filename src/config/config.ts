@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KEY_FORMAT, parseEncryptionKey } from '../accounts/sealing.js';
+import { DISCORD_CDN_BASES } from '../files/fetchAttachment.js';
 import { readShardSettings, type ShardSettings } from './shardIds.js';
 
 /** The bot's configuration, parsed once from the environment. The core never reads `process.env`. */
@@ -8,6 +9,10 @@ export interface Config extends ShardSettings {
 	readonly discordApplicationId: string | undefined;
 	readonly discordGuildId: string | undefined;
 	readonly discordApiUrl: string;
+	/** Where attachments are fetched from: Discord's two CDN hosts, or the one base of `DISCORD_CDN_URL`. */
+	readonly discordCdnBases: readonly string[];
+	/** Time-out of one attachment's download. */
+	readonly fileDownloadTimeoutMs: number;
 	readonly generationBaseUrl: string;
 	readonly generationApiKey: string;
 	readonly generationModel: string;
@@ -88,6 +93,8 @@ const environmentSchema = z.object({
 	DISCORD_APPLICATION_ID: optional(snowflake),
 	DISCORD_GUILD_ID: optional(snowflake),
 	DISCORD_API_URL: withDefault(serviceUrl, 'https://discord.com/api'),
+	DISCORD_CDN_URL: optional(serviceUrl),
+	FILE_DOWNLOAD_TIMEOUT_MS: withDefault(positiveInt('a whole number of milliseconds above 0'), 15_000),
 	GENERATION_BASE_URL: serviceUrl,
 	GENERATION_API_KEY: requiredText('the API key of the generation service'),
 	GENERATION_MODEL: withDefault(z.string().regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)'), 'textmodel-pro'),
@@ -136,6 +143,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		discordApplicationId: e.DISCORD_APPLICATION_ID,
 		discordGuildId: e.DISCORD_GUILD_ID,
 		discordApiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
+		discordCdnBases: e.DISCORD_CDN_URL === undefined ? DISCORD_CDN_BASES : [e.DISCORD_CDN_URL.replace(/\/*$/, '/')],
+		fileDownloadTimeoutMs: e.FILE_DOWNLOAD_TIMEOUT_MS,
 		generationBaseUrl: e.GENERATION_BASE_URL,
 		generationApiKey: e.GENERATION_API_KEY,
 		generationModel: e.GENERATION_MODEL,

@@ -4,6 +4,17 @@
  * turn.
  */
 
+import { filePart } from '../files/filePart.js';
+
+/**
+ * A file of a turn: its text, or none when it was too large to keep in the conversation (it is then named, and the
+ * Follow up form says so).
+ */
+export interface TurnFile {
+	readonly name: string;
+	readonly text?: string;
+}
+
 /** One message of a conversation: the member's prompt (`user`) or the model's shown answer (`model`). */
 export interface Turn {
 	readonly role: 'user' | 'model';
@@ -13,7 +24,12 @@ export interface Turn {
 	 * /ask", not the prompt), so only their own follow-ups send it. Absent on a prompt no one may be sent.
 	 */
 	readonly by?: string;
+	/** The files sent with a prompt, each a further part of its turn after the text. */
+	readonly files?: readonly TurnFile[];
 }
+
+/** What goes upstream: a lone prompt; a lone prompt with files (one content item, no role); or turns with roles. */
+export type GenerationInput = string | Turn | readonly Turn[];
 
 /** At most this many turns go in one body, the new prompt included. */
 export const TURN_LIMIT = 20;
@@ -24,6 +40,13 @@ export const CHARACTER_LIMIT = 16_000;
 export function characterCount(text: string): number {
 	let count = 0;
 	for (const _ of text) count += 1;
+	return count;
+}
+
+/** A turn's characters, its files' text included: what it costs of the conversation's budget. */
+export function turnCharacters(turn: Turn): number {
+	let count = characterCount(turn.text);
+	if (turn.files) for (const file of turn.files) count += characterCount(file.text ?? '');
 	return count;
 }
 
@@ -60,7 +83,7 @@ export function trimHistory(history: readonly Turn[], room: { readonly turns: nu
 	for (let index = history.length - 1; index >= 0; index--) {
 		const turn = history[index] as Turn;
 		turns += 1;
-		characters += characterCount(turn.text);
+		characters += turn.files ? turnCharacters(turn) : characterCount(turn.text);
 		if (turns > room.turns || characters > room.characters) break;
 		if (turn.role === 'user') start = index;
 	}
@@ -94,18 +117,52 @@ function cutText(text: string, max: number): string {
 	return Array.from(text).slice(0, max - CUT_MARK.length).join('') + CUT_MARK;
 }
 
-/** The turns of a follow-up's body: as much of `history` as fits beside `prompt`, then `prompt` as the last user turn. */
-export function buildContents(history: readonly Turn[], prompt: string): Turn[] {
-	const kept = trimHistory(history, { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT - characterCount(prompt) });
-	return [...kept, { role: 'user', text: prompt }];
+/** The two turns standing instructions take, ahead of everything else (SPEC §12). */
+export function instructionTurns(instructions: string): readonly Turn[] {
+	return [
+		{ role: 'user', text: `Instructions from this server's moderators:\n${instructions}` },
+		{ role: 'model', text: 'Understood.' },
+	];
+}
+
+/**
+ * The turns of a follow-up's body, or of an ask with standing instructions: the instructions first (never
+ * trimmed), then as much of `history` as fits beside them and the new prompt, then the prompt as the last user turn
+ * with its files. The new files are sent whole (they have caps of their own) and take nothing from the history's
+ * room: that is the conversation's budget.
+ */
+export function buildContents(history: readonly Turn[], prompt: string | Turn, instructions?: string): Turn[] {
+	const asked: Turn = typeof prompt === 'string' ? { role: 'user', text: prompt } : prompt;
+	const first = instructions === undefined ? [] : instructionTurns(instructions);
+	let characters = CHARACTER_LIMIT - characterCount(asked.text);
+	for (const turn of first) characters -= characterCount(turn.text);
+	const kept = trimHistory(history, { turns: TURN_LIMIT - 1 - first.length, characters });
+	return [...first, ...kept, asked];
+}
+
+/** A turn's parts: its text, then each file (fenced, or named only when it was not kept). */
+function partsOf(turn: Turn): Array<{ text: string }> {
+	if (!turn.files?.length) return [{ text: turn.text }];
+	return [{ text: turn.text }, ...turn.files.map((file) => ({ text: file.text === undefined ? notKept(file.name) : filePart(file.name, file.text) }))];
+}
+
+/** The part of a file a conversation could not keep: named, so the model knows one was there. */
+function notKept(name: string): string {
+	return `File: ${name.replace(/[\r\n]/g, ' ')} (too large to keep in this conversation; its text is no longer available)`;
 }
 
 /**
  * The JSON body of a generation request: a lone prompt as `{"contents":[{"parts":[{"text":…}]}]}`, byte for byte
- * what a single /ask has always sent; turns (from {@link buildContents}) with their roles.
+ * what a single /ask has always sent; a lone prompt with files as one content item of several parts, without a role;
+ * turns (from {@link buildContents}) with their roles.
  */
-export function generationBody(input: string | readonly Turn[]): string {
+export function generationBody(input: GenerationInput): string {
 	if (typeof input === 'string') return JSON.stringify({ contents: [{ parts: [{ text: input }] }] });
-	// Only the role and the text: who asked a prompt never goes upstream.
-	return JSON.stringify({ contents: input.map((turn) => ({ role: turn.role, parts: [{ text: turn.text }] })) });
+	// Only the role and the parts: who asked a prompt never goes upstream.
+	if (!isTurns(input)) return JSON.stringify({ contents: [{ parts: partsOf(input) }] });
+	return JSON.stringify({ contents: input.map((turn) => ({ role: turn.role, parts: partsOf(turn) })) });
+}
+
+function isTurns(input: Turn | readonly Turn[]): input is readonly Turn[] {
+	return Array.isArray(input);
 }

@@ -10,7 +10,15 @@ import { HOUR_MS } from '../time/durations.js';
 
 const ID = /^[a-z0-9]{12}$/;
 
-const turnsSchema = z.array(z.object({ role: z.enum(['user', 'model']), text: z.string(), by: z.string().optional() }));
+const turnsSchema = z.array(
+	z.object({
+		role: z.enum(['user', 'model']),
+		text: z.string(),
+		by: z.string().optional(),
+		/** A prompt's files; one without text was too large to keep (see filesToKeep). */
+		files: z.array(z.object({ name: z.string(), text: z.string().optional() })).readonly().optional(),
+	}),
+);
 
 /**
  * What is sealed: the turns with who asked each prompt, whether the answers went only to the member, and whose ask

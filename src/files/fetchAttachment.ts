@@ -5,7 +5,7 @@ import { readBodyCapped } from '../http/readBodyCapped.js';
 export const DISCORD_CDN_BASES: readonly string[] = ['https://cdn.discordapp.com/', 'https://media.discordapp.net/'];
 
 /** Why a download gave no bytes; the member is told which. */
-export type FetchFailure = 'not-cdn' | 'too-large' | 'unavailable';
+export type FetchFailure = 'not-cdn' | 'too-large' | 'unavailable' | 'timeout';
 
 export type FetchedAttachment = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly failure: FetchFailure };
 
@@ -57,7 +57,7 @@ export async function fetchAttachment(url: string, options: FetchAttachmentOptio
 		const bytes = await readBodyCapped(response, options.maxBytes);
 		return bytes === undefined ? { ok: false, failure: 'too-large' } : { ok: true, bytes };
 	} catch {
-		return { ok: false, failure: 'unavailable' };
+		return { ok: false, failure: controller.signal.aborted ? 'timeout' : 'unavailable' };
 	} finally {
 		clearTimeout(timer);
 	}

@@ -9,7 +9,7 @@ import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { redactUrl } from '../logging/redactUrl.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
 import { messages } from '../answers/messages.js';
-import { generationBody, type Turn } from '../conversations/buildContents.js';
+import { generationBody, type GenerationInput } from '../conversations/buildContents.js';
 
 /** A generation answer is a few kilobytes; anything past this is not one, and is not read further. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -68,8 +68,8 @@ export class GenerationClient {
 		this.#agent = new Agent({ connectTimeout: timeoutMs });
 	}
 
-	/** Sends a lone prompt or a conversation's turns; returns the checked answer, or throws an {@link UpstreamError}. */
-	async generate(prompt: string | readonly Turn[], options: GenerateOptions = {}): Promise<GenerationResponse> {
+	/** Sends a lone prompt (with its files, if any) or a conversation's turns; returns the checked answer, or throws an {@link UpstreamError}. */
+	async generate(prompt: GenerationInput, options: GenerateOptions = {}): Promise<GenerationResponse> {
 		const { credentials, signal } = options;
 		// A link stored before tokens were checked may hold what no header can carry: refused, so the member relinks.
 		const tokens = credentials ? [credentials.accessToken, credentials.sessionToken] : [];

@@ -224,7 +224,7 @@ export class FlagRepository {
 	}
 }
 
-/** A flag closed by `decision`; a dismissal erases the prompt and the text. */
+/** A flag closed by `decision`; a dismissal erases the prompt, the files and the text. */
 function withDecision(flag: FlagRecord, decision: Decision): FlagRecord {
-	return { ...flag, ...(decision.kind === 'dismissed' ? { prompt: null, text: null, unopened: undefined } : {}), decision };
+	return { ...flag, ...(decision.kind === 'dismissed' ? { prompt: null, text: null, files: undefined, unopened: undefined } : {}), decision };
 }

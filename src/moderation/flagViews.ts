@@ -16,6 +16,7 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
 import { messages } from '../answers/messages.js';
+import { filePart } from '../files/filePart.js';
 
 const says = messages.moderation;
 
@@ -130,9 +131,22 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 	} else {
 		const prompt = preview(flag.prompt, PROMPT_PREVIEW);
 		const text = preview(flag.text, TEXT_PREVIEW);
-		if (prompt.cut) files.push(new AttachmentBuilder(Buffer.from(flag.prompt, 'utf8'), { name: PROMPT_ATTACHMENT_NAME }));
+		// The files' text goes with the prompt, in full, as it went upstream; their names show in the embed.
+		const sentFiles = flag.files ?? [];
+		if (sentFiles.length > 0) {
+			embed.addFields({ name: says.filesField, value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000) });
+		}
+		if (prompt.cut || sentFiles.length > 0) {
+			const whole = [flag.prompt, ...sentFiles.map((file) => filePart(file.name, file.text))].join('\n\n');
+			files.push(new AttachmentBuilder(Buffer.from(whole, 'utf8'), { name: PROMPT_ATTACHMENT_NAME }));
+		}
 		if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
-		const attached = files.length > 0 ? `\n-# ${says.attachedInFull(files.flatMap((file) => file.name ?? []))}` : '';
+		const attached =
+			prompt.cut || text.cut
+				? `\n-# ${says.attachedInFull(files.flatMap((file) => file.name ?? []))}`
+				: files.length > 0
+					? `\n-# ${says.filesAttached(PROMPT_ATTACHMENT_NAME)}`
+					: '';
 		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
 	}
 	return message(note, [embed], status === 'pending' ? [decisionButtons(prefixes, flag.id)] : [], files);

@@ -34,9 +34,13 @@ const flagMetadataSchema = z.object({
 /** Who wrote the message an Ask Veil prompt quotes: another member's words, which the flag's prompt holds. */
 const quotedAuthorSchema = z.object({ id: z.string(), name: z.string() });
 
+const flagFileSchema = z.object({ name: z.string(), text: z.string() });
+
 /** A flag as the bot works with it: the prompt and the text opened (null once erased). */
 export type FlagRecord = z.infer<typeof flagMetadataSchema> & {
 	prompt: string | null;
+	/** The files sent with the prompt, their text as it went upstream; sealed with it, and erased with it. */
+	files?: Array<z.infer<typeof flagFileSchema>>;
 	text: string | null;
 	/** For an Ask Veil ask: whose message the prompt quotes. Sealed with the prompt, and erased with it. */
 	quotedAuthor?: z.infer<typeof quotedAuthorSchema>;
@@ -51,7 +55,12 @@ const storedFlagSchema = z.discriminatedUnion('version', [
 	flagMetadataSchema.extend({ version: z.literal(1), prompt: z.string().nullable(), text: z.string().nullable() }),
 ]);
 
-const contentSchema = z.object({ prompt: z.string().nullable(), text: z.string().nullable(), quotedAuthor: quotedAuthorSchema.optional() });
+const contentSchema = z.object({
+	prompt: z.string().nullable(),
+	text: z.string().nullable(),
+	quotedAuthor: quotedAuthorSchema.optional(),
+	files: z.array(flagFileSchema).optional(),
+});
 
 // "flag:" keeps a flag's associated data apart from a member's (a bare user id), so neither opens as the other.
 const associatedData = (guildId: string, id: string) => `flag:${guildId}:${id}`;
@@ -62,9 +71,10 @@ const associatedData = (guildId: string, id: string) => `flag:${guildId}:${id}`;
  * only ciphertext behind.
  */
 export function sealFlag(record: FlagRecord, keys: Keyring): z.infer<typeof storedFlagSchema> {
-	const { prompt, text, unopened, quotedAuthor, ...metadata } = record;
+	const { prompt, text, files, unopened, quotedAuthor, ...metadata } = record;
 	const erased = prompt === null && text === null;
-	const sealed = unopened ?? (erased ? null : seal(JSON.stringify({ prompt, text, quotedAuthor }), associatedData(record.guildId, record.id), keys.current));
+	const content = { prompt, text, quotedAuthor, ...(files?.length ? { files } : {}) };
+	const sealed = unopened ?? (erased ? null : seal(JSON.stringify(content), associatedData(record.guildId, record.id), keys.current));
 	return { ...metadata, version: 2, sealed };
 }
 

@@ -97,6 +97,15 @@ const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = {
 	ask_in_progress: 'limited',
 	ask_rate_limited: 'limited',
 	ask_daily_limit: 'limited',
+	// A file Veil does not read, or past a cap: refused before or instead of going upstream.
+	file_unsupported: 'refused',
+	file_too_many: 'refused',
+	file_too_large: 'refused',
+	file_too_long: 'refused',
+	files_too_long: 'refused',
+	file_not_utf8: 'refused',
+	file_pdf_unreadable: 'refused',
+	file_pdf_pages: 'refused',
 	// The breaker open: the service is down, and the member gets that error without the wait.
 	upstream_breaker_open: 'error',
 };

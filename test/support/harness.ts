@@ -69,6 +69,8 @@ export async function startTestServices(envOverrides: Record<string, string> = {
 		DISCORD_TOKEN: discord.token,
 		DISCORD_APPLICATION_ID: discord.applicationId,
 		DISCORD_API_URL: discord.apiUrl,
+		// Attachments come from the local Discord's CDN stand-in.
+		DISCORD_CDN_URL: discord.cdnUrl,
 		GENERATION_BASE_URL: upstream.baseUrl,
 		GENERATION_API_KEY: upstream.apiKey,
 		GENERATION_MODEL: upstream.model,

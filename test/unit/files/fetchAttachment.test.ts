@@ -75,7 +75,7 @@ describe('fetchAttachment', () => {
 	it('gives up on a download that stalls', async () => {
 		expect(await fetchAttachment(`${base}attachments/1/stalled.txt`, { ...options(), timeoutMs: 200 })).toEqual({
 			ok: false,
-			failure: 'unavailable',
+			failure: 'timeout',
 		});
 	});
 });

@@ -1,0 +1,127 @@
+import { messages } from '../answers/messages.js';
+import { VeilError } from '../answers/veilError.js';
+import { characterCount } from '../conversations/buildContents.js';
+import { attachmentKind, type AttachmentKind } from './attachmentKind.js';
+import { decodeUtf8 } from './decodeUtf8.js';
+import { fetchAttachment, type FetchFailure } from './fetchAttachment.js';
+import { pdfText, type PdfFailure } from './pdfText.js';
+
+/** An attachment as the interaction resolved it: only these URLs are ever fetched. */
+export interface AttachmentRef {
+	readonly name: string;
+	readonly url: string;
+	/** The size Discord declared, in bytes. */
+	readonly size: number;
+	readonly contentType?: string | null | undefined;
+}
+
+/** A file's text as it goes upstream (after the question) and into a flag or a conversation. */
+export interface FileText {
+	readonly name: string;
+	readonly text: string;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * What Veil reads of files. Past a character cap the ask is refused, naming the file, rather than cut: an answer
+ * about the first part of a log, given as if about all of it, would mislead, and the member can send the part that
+ * matters.
+ */
+export const FILE_LIMITS = {
+	/** Discord's own limit of attachments on a message. */
+	maxFiles: 10,
+	pdfMaxBytes: 10 * MiB,
+	/** A text file of 1 MiB is far past the character cap anyway; more is not downloaded. */
+	textMaxBytes: 1 * MiB,
+	maxPages: 100,
+	pdfTimeoutMs: 10_000,
+	fileMaxCharacters: 100_000,
+	askMaxCharacters: 200_000,
+} as const;
+
+/** Where files come from and how long one may take: `DISCORD_CDN_URL` and `FILE_DOWNLOAD_TIMEOUT_MS`. */
+export interface FileSource {
+	readonly discordCdnBases: readonly string[];
+	readonly fileDownloadTimeoutMs: number;
+}
+
+/** An attachment Veil will not send upstream; the member reads which and why, and nothing went upstream. */
+export class FileError extends VeilError {
+	override readonly name = 'FileError';
+
+	constructor(code: string, userMessage: string, detail?: string) {
+		// The logged text names the kind of failure, not the file: a file name is the member's.
+		super({ code, message: detail === undefined ? `file refused: ${code}` : `file refused: ${code} (${detail})`, userMessage });
+	}
+}
+
+/** A name as it may sit inside backticks in an answer. */
+function shown(name: string): string {
+	const clean = name.replace(/[`\r\n]/g, "'");
+	return clean.length > 80 ? `${clean.slice(0, 77)}…` : clean;
+}
+
+const sizeCap = (kind: Exclude<AttachmentKind, 'unsupported'>) => (kind === 'pdf' ? FILE_LIMITS.pdfMaxBytes : FILE_LIMITS.textMaxBytes);
+
+/**
+ * Refuses, before anything is acknowledged or downloaded, a file Veil does not read (by its declared type and name)
+ * or one whose declared size is past its kind's cap.
+ */
+export function checkAttachments(files: readonly AttachmentRef[]): void {
+	if (files.length > FILE_LIMITS.maxFiles) throw new FileError('file_too_many', messages.files.tooManyFiles(FILE_LIMITS.maxFiles));
+	for (const file of files) {
+		const kind = attachmentKind(file.name, file.contentType ?? undefined);
+		if (kind === 'unsupported') throw new FileError('file_unsupported', messages.files.unsupported(shown(file.name), messages.files.kinds));
+		if (file.size > sizeCap(kind)) throw new FileError('file_too_large', messages.files.tooLarge(shown(file.name), sizeCap(kind) / MiB), 'declared size');
+	}
+}
+
+const FETCH_FAILURES: Record<Exclude<FetchFailure, 'too-large'>, { code: string; message: (name: string) => string }> = {
+	'not-cdn': { code: 'file_not_cdn', message: messages.files.unavailable },
+	unavailable: { code: 'file_unavailable', message: messages.files.unavailable },
+	timeout: { code: 'file_timeout', message: messages.files.slow },
+};
+
+const PDF_FAILURES: Record<PdfFailure, { code: string; message: (name: string) => string }> = {
+	unreadable: { code: 'file_pdf_unreadable', message: messages.files.pdfUnreadable },
+	'too-many-pages': { code: 'file_pdf_pages', message: (name) => messages.files.pdfTooManyPages(name, FILE_LIMITS.maxPages) },
+	'too-slow': { code: 'file_pdf_slow', message: messages.files.pdfTooSlow },
+};
+
+/**
+ * The text of each file, in order: downloaded one at a time (so an ask holds at most one file's bytes) from the
+ * CDN alone, decoded or extracted, each and all of them within the character caps; any failure refuses the whole
+ * ask, naming the file, so that nothing goes upstream without a file the member sent.
+ */
+export async function readAttachments(files: readonly AttachmentRef[], source: FileSource): Promise<FileText[]> {
+	checkAttachments(files);
+	const texts: FileText[] = [];
+	let total = 0;
+	for (const file of files) {
+		const kind = attachmentKind(file.name, file.contentType ?? undefined) as Exclude<AttachmentKind, 'unsupported'>;
+		const name = shown(file.name);
+		const fetched = await fetchAttachment(file.url, { cdnBases: source.discordCdnBases, maxBytes: sizeCap(kind), timeoutMs: source.fileDownloadTimeoutMs });
+		if (!fetched.ok) {
+			if (fetched.failure === 'too-large') throw new FileError('file_too_large', messages.files.tooLarge(name, sizeCap(kind) / MiB), 'while downloading');
+			const failure = FETCH_FAILURES[fetched.failure];
+			throw new FileError(failure.code, failure.message(name));
+		}
+		let text: string;
+		if (kind === 'pdf') {
+			const extracted = await pdfText(fetched.bytes, { maxPages: FILE_LIMITS.maxPages, timeoutMs: FILE_LIMITS.pdfTimeoutMs });
+			if (!extracted.ok) throw new FileError(PDF_FAILURES[extracted.failure].code, PDF_FAILURES[extracted.failure].message(name));
+			text = extracted.text;
+		} else {
+			const decoded = decodeUtf8(fetched.bytes);
+			if (decoded === undefined) throw new FileError('file_not_utf8', messages.files.notUtf8(name));
+			text = decoded;
+		}
+		const characters = characterCount(text);
+		if (characters > FILE_LIMITS.fileMaxCharacters) throw new FileError('file_too_long', messages.files.tooLong(name, FILE_LIMITS.fileMaxCharacters.toLocaleString('en-US')));
+		total += characters;
+		if (total > FILE_LIMITS.askMaxCharacters) throw new FileError('files_too_long', messages.files.tooLongTogether(FILE_LIMITS.askMaxCharacters.toLocaleString('en-US')));
+		texts.push({ name: file.name, text });
+	}
+	return texts;
+}

@@ -1,0 +1,191 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIAttachment } from 'discord.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeUser, type CdnFileOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
+import { useHarness } from '../support/harness.js';
+import { echoLastPrompt, generationRequestsSince, settled } from '../support/conversations.js';
+import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
+import { makePdf } from '../support/makePdf.js';
+
+// A short download time-out: the slow file below stalls past it.
+const harness = useHarness({ env: { FILE_DOWNLOAD_TIMEOUT_MS: '500' } });
+const member = makeUser('filer');
+
+beforeAll(async () => {
+	await harness().linkMember(member.id);
+});
+beforeEach(() => {
+	harness().upstream.setDefaultGeneration((request) => ({ json: safeResponse(echoLastPrompt(request)) }));
+});
+
+/** `/ask prompt file` as the member, with `file` attached through the local Discord's CDN. */
+async function askWithFile(prompt: string, file: APIAttachment): Promise<InteractionState & { id: string }> {
+	const options = [
+		{ type: 3 as const, name: 'prompt', value: prompt },
+		{ type: 11 as const, name: 'file', value: file.id },
+	];
+	const handle = harness().discord.slashCommand({ name: 'ask', options, user: member });
+	return { ...(await settled(harness(), handle)), id: handle.id };
+}
+
+/** The body a lone ask with files sends: the question, then each file's part. */
+function bodyWith(prompt: string, ...files: string[]): string {
+	return JSON.stringify({ contents: [{ parts: [{ text: prompt }, ...files.map((text) => ({ text }))] }] });
+}
+
+function attach(options: CdnFileOptions): APIAttachment {
+	return harness().discord.attach(options);
+}
+
+describe('/ask with a file', () => {
+	it.each([
+		['notes.txt', 'text/plain; charset=utf-8', 'line one\nline two'],
+		['data.json', 'application/json', '{"a": [1, 2]}'],
+		['config.yaml', 'application/x-yaml', 'a: 1\nb: [x, y]'],
+		['table.csv', 'text/csv', 'name,age\nAda,36'],
+		['page.xml', 'application/xml', '<a><b>1</b></a>'],
+		['main.py', 'application/octet-stream', 'print("hi")\n'],
+		['build.log', null, 'ERROR at step 3'],
+	])('sends %s (%s) as a text part after the question, byte for byte', async (filename, contentType, text) => {
+		const file = attach({ filename, contentType, bytes: text });
+		const before = harness().upstream.requests.length;
+		const answer = await askWithFile('What does this say?', file);
+		const [request] = generationRequestsSince(harness(), before);
+		expect(request?.rawBody).toBe(bodyWith('What does this say?', `File: ${filename}\n\`\`\`\n${text}\n\`\`\``));
+		expect(answer.original?.content).toBe('Answer to: What does this say?');
+	});
+
+	it('drops a byte-order mark and fences a file holding fences with a longer one', async () => {
+		const text = 'before\n```js\nx\n```\nafter';
+		const file = attach({ filename: 'README.md', contentType: 'text/markdown', bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) });
+		const before = harness().upstream.requests.length;
+		await askWithFile('Summarise', file);
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(bodyWith('Summarise', `File: README.md\n\`\`\`\`\n${text}\n\`\`\`\``));
+	});
+
+	it("sends a PDF's text", async () => {
+		const file = attach({ filename: 'report.pdf', contentType: 'application/pdf', bytes: makePdf(['Quarterly revenue rose', 'Costs fell']) });
+		const before = harness().upstream.requests.length;
+		await askWithFile('What happened?', file);
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
+			bodyWith('What happened?', 'File: report.pdf\n```\nQuarterly revenue rose\n\nCosts fell\n```'),
+		);
+	});
+
+	it('keeps the body of an ask without a file as it always was', async () => {
+		const before = harness().upstream.requests.length;
+		await settled(harness(), harness().discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'plain' }], user: member }));
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe('{"contents":[{"parts":[{"text":"plain"}]}]}');
+	});
+});
+
+describe('/ask refuses a file', () => {
+	/**
+	 * Asks with `file` and expects a refusal naming what went wrong to the member alone (the ephemeral reply, or after
+	 * a public deferral an ephemeral follow-up with no public message left), and nothing upstream.
+	 */
+	async function refused(file: APIAttachment): Promise<string> {
+		const before = harness().upstream.requests.length;
+		const answer = await askWithFile('About this', file);
+		expect(generationRequestsSince(harness(), before)).toEqual([]);
+		if (answer.ephemeral) return answer.original?.content ?? '';
+		const left = harness()
+			.discord.channelMessages(harness().discord.defaultChannelId, { all: true })
+			.filter((message) => message.interactionId === answer.id && !message.deleted && (message.flags & 64) === 0);
+		expect(left).toEqual([]);
+		const notice = answer.followUps.at(-1);
+		expect((notice?.flags ?? 0) & 64).toBe(64);
+		return notice?.content ?? '';
+	}
+
+	it('an image, saying which kinds Veil reads, without downloading it', async () => {
+		const file = attach({ filename: 'photo.png', contentType: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
+		const fetched = harness().discord.cdn.requests.length;
+		expect(await refused(file)).toBe(
+			"Veil can't read `photo.png`: it reads text files (plain text, logs, code, Markdown, JSON, XML, YAML, CSV) in UTF-8, and PDFs. Nothing was sent.",
+		);
+		expect(harness().discord.cdn.requests.length).toBe(fetched);
+	});
+
+	it('a text file Discord declares over 1 MiB, and a PDF over 10 MiB, without downloading them', async () => {
+		const fetched = harness().discord.cdn.requests.length;
+		expect(await refused(attach({ filename: 'huge.log', bytes: 'x', size: 1024 * 1024 + 1 }))).toBe(
+			'`huge.log` is too large: Veil reads files of at most 1 MiB of that kind. Nothing was sent.',
+		);
+		expect(await refused(attach({ filename: 'huge.pdf', contentType: 'application/pdf', bytes: 'x', size: 10 * 1024 * 1024 + 1 }))).toBe(
+			'`huge.pdf` is too large: Veil reads files of at most 10 MiB of that kind. Nothing was sent.',
+		);
+		expect(harness().discord.cdn.requests.length).toBe(fetched);
+	});
+
+	it('a file larger than declared, stopped while it streams', async () => {
+		const file = attach({ filename: 'liar.txt', bytes: 'y'.repeat(1024 * 1024 + 10), size: 10, chunked: true });
+		expect(await refused(file)).toBe('`liar.txt` is too large: Veil reads files of at most 1 MiB of that kind. Nothing was sent.');
+	});
+
+	it('a file over 100,000 characters', async () => {
+		expect(await refused(attach({ filename: 'long.txt', bytes: 'é'.repeat(100_001) }))).toBe(
+			'`long.txt` is too long: Veil reads at most 100,000 characters of a file. Send the part you are asking about. Nothing was sent.',
+		);
+	});
+
+	it('text that is not UTF-8', async () => {
+		expect(await refused(attach({ filename: 'latin1.txt', bytes: Buffer.from([0x63, 0x61, 0x66, 0xe9]) }))).toBe(
+			"`latin1.txt` isn't UTF-8 text, so Veil can't read it. Nothing was sent.",
+		);
+	});
+
+	it('a URL that is not under the CDN: never fetched, whatever the payload names', async () => {
+		const seen: string[] = [];
+		const elsewhere = createServer((req, res) => {
+			seen.push(req.url ?? '');
+			res.end('secret');
+		});
+		elsewhere.listen(0, '127.0.0.1');
+		await once(elsewhere, 'listening');
+		try {
+			const url = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/cdn/ephemeral-attachments/1/notes.txt`;
+			expect(await refused(attach({ filename: 'notes.txt', bytes: 'x', url }))).toBe(
+				"Veil couldn't download `notes.txt` from Discord, so nothing was sent. Please try again.",
+			);
+			expect(seen).toEqual([]);
+		} finally {
+			elsewhere.close();
+		}
+	});
+
+	it('a redirect, not followed', async () => {
+		const target = attach({ filename: 'target.txt', bytes: 'TARGET' });
+		const moved = attach({ filename: 'moved.txt', bytes: 'x', redirectTo: target.url });
+		const fetched = harness().discord.cdn.requests.length;
+		expect(await refused(moved)).toBe("Veil couldn't download `moved.txt` from Discord, so nothing was sent. Please try again.");
+		expect(harness().discord.cdn.requests.slice(fetched)).toEqual([new URL(moved.url).pathname]);
+	});
+
+	it('a download that takes too long, with a clear answer', async () => {
+		expect(await refused(attach({ filename: 'slow.txt', bytes: 'late', stallMs: 5_000 }))).toBe(
+			'Downloading `slow.txt` from Discord took too long, so nothing was sent. Please try again.',
+		);
+	});
+});
+
+describe('a file that makes the prompt unsafe', () => {
+	it('is hidden and flagged, the file kept in the flag, sealed', async () => {
+		const canary = 'FILE-TEXT-CANARY-4242';
+		harness().upstream.scriptGeneration({
+			json: generationResponse({ text: 'unsafe answer', promptRatings: ratingsWith({ HARM_CATEGORY_DANGEROUS_CONTENT: 'HIGH' }) }),
+		});
+		const answer = await askWithFile('Read this', attach({ filename: 'plan.txt', bytes: canary }));
+		expect(answer.original?.content).toMatch(/hidden/);
+		const flagId = /`([a-z0-9]+)`/.exec(answer.original?.content ?? '')?.[1] as string;
+		const flag = await harness().bot.context.flags.find(harness().discord.defaultGuild.id, flagId);
+		expect(flag).toMatchObject({ prompt: 'Read this', files: [{ name: 'plan.txt', text: canary }], text: 'unsafe answer' });
+		// Sealed: the stored record holds neither the file's text nor its name in plain.
+		const { readFileSync } = await import('node:fs');
+		const bytes = readFileSync(harness().sqliteFile);
+		expect(bytes.includes(Buffer.from(canary))).toBe(false);
+		expect(bytes.includes(Buffer.from('plan.txt'))).toBe(false);
+	});
+});
