@@ -78,7 +78,7 @@ export async function stopSandbox(): Promise<void> {
  * Veil's whole environment, built here and nothing inherited: the local Discord's generated (fake) token, a
  * throwaway SQLite file and a fresh sealing key. A real token in the sandbox's own environment never reaches it.
  */
-function veilEnvironment(discord: DiscordEmulator, world: SandboxWorld, model: LocalModel | undefined, settings: SandboxSettings, directory: string): Record<string, string> {
+export function veilEnvironment(discord: DiscordEmulator, world: SandboxWorld, model: LocalModel | undefined, settings: SandboxSettings, directory: string): Record<string, string> {
 	const modelEnv = model
 		? {
 				GENERATION_BASE_URL: model.baseUrl,

@@ -101,6 +101,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
 	const server: Server = createServer((request, response) => {
 		const url = new URL(request.url ?? '/', 'http://sandbox');
+		// Only pages of this address: another site (or a DNS name rebound to 127.0.0.1) cannot drive the people.
+		if (!isOwnHost(request.headers.host, server)) return sendJson(response, 421, { error: 'Open the sandbox at its own address.' });
+		if (request.method === 'POST' && !request.headers['content-type']?.startsWith('application/json')) {
+			return sendJson(response, 415, { error: 'The page sends JSON.' });
+		}
 		if (url.pathname === '/api/events') return openStream(response, streams);
 		if (url.pathname.startsWith('/api/')) {
 			api(request, url).then(
@@ -136,6 +141,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+function isOwnHost(host: string | undefined, server: Server): boolean {
+	const { port } = server.address() as AddressInfo;
+	return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
 
 function openStream(response: ServerResponse, streams: Set<ServerResponse>): void {

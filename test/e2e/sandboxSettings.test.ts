@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest';
+import { parseConfig } from '../../src/config/config.js';
+import { LocalModel } from '../../sandbox/model/localModel.js';
+import { veilEnvironment } from '../../sandbox/sandbox.js';
 import { readSettings, SandboxRefusal } from '../../sandbox/settings.js';
+import { startWorld } from '../../sandbox/world.js';
 import { startSandboxProcess } from '../support/sandboxProcess.js';
 
 describe('the sandbox refuses a Discord that is not its own', () => {
@@ -56,5 +60,40 @@ describe('the sandbox refuses a Discord that is not its own', () => {
 		expect(() => readSettings({ GENERATION_BASE_URL: 'https://model.example' })).toThrow(/GENERATION_API_KEY, AUTH_BASE_URL, AUTH_PATH_PREFIX/);
 		const real = readSettings({ GENERATION_BASE_URL: 'https://model.example', GENERATION_API_KEY: 'k', AUTH_BASE_URL: 'https://auth.example', AUTH_PATH_PREFIX: 'p' }).realModel;
 		expect(real?.env).toEqual({ GENERATION_BASE_URL: 'https://model.example', GENERATION_API_KEY: 'k', AUTH_BASE_URL: 'https://auth.example', AUTH_PATH_PREFIX: 'p' });
+	});
+});
+
+describe("Veil's environment in the sandbox", () => {
+	test('is built whole: the local Discord and its fake token, a fresh key, a throwaway SQLite file; Veil accepts it', async () => {
+		const { discord, world } = await startWorld();
+		const model = await LocalModel.start();
+		try {
+			const env = veilEnvironment(discord, world, model, readSettings({}), '/tmp/veil-sandbox-test');
+			expect(env).toMatchObject({
+				DISCORD_TOKEN: discord.token,
+				DISCORD_API_URL: discord.apiUrl,
+				DISCORD_GUILD_ID: world.guild.id,
+				GENERATION_BASE_URL: model.baseUrl,
+				AUTH_BASE_URL: model.baseUrl,
+				STORE_URL: 'sqlite:///tmp/veil-sandbox-test/veil.sqlite',
+			});
+			expect(Buffer.from(env.TOKEN_ENCRYPTION_KEY as string, 'base64')).toHaveLength(32);
+			expect(() => parseConfig(env)).not.toThrow();
+		} finally {
+			await Promise.all([discord.stop(), model.stop()]);
+		}
+	});
+
+	test('with the real service named, its names pass through and only Discord is local', async () => {
+		const { discord, world } = await startWorld();
+		try {
+			const real = { GENERATION_BASE_URL: 'https://model.example', GENERATION_API_KEY: 'key', AUTH_BASE_URL: 'https://auth.example', AUTH_PATH_PREFIX: 'tenant' };
+			const env = veilEnvironment(discord, world, undefined, readSettings({ ...real, DISCORD_TOKEN: 'a-real-bot-token' }), '/tmp/x');
+			expect(env).toMatchObject({ ...real, DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
+			expect(Object.values(env)).not.toContain('a-real-bot-token');
+			expect(() => parseConfig(env)).not.toThrow();
+		} finally {
+			await discord.stop();
+		}
 	});
 });
