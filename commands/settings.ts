@@ -14,7 +14,7 @@ import { UserInputError } from '../src/answers/veilError.js';
 import { missingModlogPermissions } from '../src/moderation/modlog.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
-import type { GuildSettings } from '../src/storage/settingsRepository.js';
+import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { messages } from '../src/answers/messages.js';
 
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;

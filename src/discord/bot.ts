@@ -19,7 +19,8 @@ import { describeRateLimit, shouldGiveUpWaiting } from './rateLimits.js';
 import { useDiscordRest } from './discordRest.js';
 import { proxySecretHeaders } from './restProxySecret.js';
 import { dropGuildStubs, makeCache } from './clientCache.js';
-import { SettingsRepository } from '../storage/settingsRepository.js';
+import { SettingsRepository } from '../settings/settingsRepository.js';
+import { makeDailyLimitsIfMissing, moveLegacySettings } from '../settings/settingsAtStart.js';
 import type { Store } from '../storage/store.js';
 import { openStorage, type StoreOptions } from '../storage/openStorage.js';
 import { clientShardOptions, forgetShardEnvironment } from './shards.js';
@@ -73,6 +74,11 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const { logger } = options;
 	const storage = await openStorage(config.storeUrl, logger, options.store);
 	const { store, atomic } = storage;
+	// Records in the shapes of earlier versions are moved once, before any member's command reads them.
+	await moveLegacySettings(store, atomic, logger).catch(async (error: unknown) => {
+		await storage.close();
+		throw error;
+	});
 	const generation = new GenerationClient({
 		baseUrl: config.generationBaseUrl,
 		apiKey: config.generationApiKey,
@@ -108,7 +114,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		logger,
 		accounts: new AccountRepository(store, keys, logger),
 		flags: new FlagRepository(store, atomic, config.flagRetentionDays, keys),
-		settings: new SettingsRepository(store, atomic),
+		settings: new SettingsRepository(atomic),
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),
 		generation,
@@ -138,6 +144,10 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const unwatchGateway = watchGateway(client);
 	let operator: OperatorServer | undefined;
 
+	// In the background: until the record of daily limits is there, asks read their server's settings instead.
+	void makeDailyLimitsIfMissing(context.settings, atomic, logger).catch((error: unknown) =>
+		logger.warn({ err: error }, 'the record of daily limits could not be made; asks read each server’s settings meanwhile'),
+	);
 	const sweep = () =>
 		Promise.all([store.sweepExpired(), atomic.sweepExpired()]).then(
 			([records, claims]) => records + claims > 0 && logger.info({ removed: records + claims }, 'expired records erased'),

@@ -18,7 +18,7 @@ import type { GenerationClient } from '../generation/generationClient.js';
 import type { Logger } from '../logging/logger.js';
 import type { LoginClient } from '../accounts/loginClient.js';
 import type { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
-import type { SettingsRepository } from '../storage/settingsRepository.js';
+import type { SettingsRepository } from '../settings/settingsRepository.js';
 
 /** What every handler stands on; built once at start (tests build their own) and passed in, never imported. */
 export interface BotContext {

@@ -17,7 +17,7 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { describeRatings, describeStopReasons, flaggedRatings } from './ratingLabels.js';
 import { messages } from '../answers/messages.js';
-import type { SettingsRepository } from '../storage/settingsRepository.js';
+import type { SettingsRepository } from '../settings/settingsRepository.js';
 
 /** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
 export function flagEmbed(flag: FlagRecord): EmbedBuilder {

@@ -1,4 +1,4 @@
-import type { StoreBound } from './storeBound.js';
+import { PREFIXED_READ_TIMEOUT_MS, type StoreBound } from './storeBound.js';
 
 /** One member of a sorted index and its score (a time in ms, for flags). */
 export interface IndexEntry {
@@ -30,9 +30,10 @@ export interface AtomicStore {
 	read(key: string): Promise<string | undefined>;
 	/**
 	 * Every value whose key starts with `prefix`, keys given as `read` takes them. A scan of the whole store: for a
-	 * one-time look (a record made from what is stored), never on an ask's path.
+	 * one-time look at start (a record made from what is stored), never on an ask's path. It stops once `signal`
+	 * aborts (its bound gave up).
 	 */
-	readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>>;
+	readPrefixed(prefix: string, signal?: AbortSignal): Promise<Array<{ key: string; value: string }>>;
 	/** Sets `key` to `next` only if it holds `expected` (undefined: nothing); true when it did. */
 	compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean>;
 	/** Adds (or re-scores) entries in a sorted index, then drops what `bounds` leaves out. */
@@ -40,6 +41,13 @@ export interface AtomicStore {
 	/** The entries scored above `minScore`, highest first. */
 	indexRead(key: string, minScore: number): Promise<IndexEntry[]>;
 	indexRemove(key: string, members: readonly string[]): Promise<void>;
+	/**
+	 * Sets (a string) or removes (undefined) fields of the map `key`, all in one step; with `ifAbsent`, only fields
+	 * not already set are set (a record built from older data never overwrites a newer change).
+	 */
+	mapWrite(key: string, fields: ReadonlyArray<readonly [field: string, value: string | undefined]>, options?: { ifAbsent?: boolean }): Promise<void>;
+	/** The whole map `key` (empty when there is none): one read, however many fields. */
+	mapRead(key: string): Promise<Map<string, string>>;
 	/**
 	 * Adds one to the counter `key` and returns its new value (1 for a new counter, or one past its expiry); the
 	 * store forgets it at `expiresAt`. Two processes adding at once never get the same value.
@@ -59,11 +67,13 @@ export function boundAtomic(store: AtomicStore, bound: StoreBound): AtomicStore 
 		claim: (key, value, ttlMs) => bound.write('claim', () => store.claim(key, value, ttlMs)),
 		release: (key, value) => bound.write('release', () => store.release(key, value)),
 		read: (key) => bound.read('read', () => store.read(key)),
-		readPrefixed: (prefix) => bound.read('prefixed read', () => store.readPrefixed(prefix)),
+		readPrefixed: (prefix) => bound.read('prefixed read', (signal) => store.readPrefixed(prefix, signal), PREFIXED_READ_TIMEOUT_MS),
 		compareAndSet: (key, expected, next) => bound.write('compare-and-set', () => store.compareAndSet(key, expected, next)),
 		indexAdd: (key, entries, bounds) => bound.write('index add', () => store.indexAdd(key, entries, bounds)),
 		indexRead: (key, minScore) => bound.read('index read', () => store.indexRead(key, minScore)),
 		indexRemove: (key, members) => bound.write('index remove', () => store.indexRemove(key, members)),
+		mapWrite: (key, fields, options) => bound.write('map write', () => store.mapWrite(key, fields, options)),
+		mapRead: (key) => bound.read('map read', () => store.mapRead(key)),
 		increment: (key, expiresAt) => bound.write('increment', () => store.increment(key, expiresAt)),
 		sweepExpired: (now) => bound.write('sweep', () => store.sweepExpired(now)),
 		close: () => store.close(),

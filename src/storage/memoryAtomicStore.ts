@@ -9,6 +9,7 @@ export class MemoryAtomicStore implements AtomicStore {
 	readonly #values = new Map<string, { value: string; expires: number }>();
 	readonly #indexes = new Map<string, { entries: Map<string, number>; expires: number }>();
 	readonly #counters = new MemoryCounters();
+	readonly #maps = new Map<string, Map<string, string>>();
 
 	async claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
 		const held = this.#value(key);
@@ -55,6 +56,19 @@ export class MemoryAtomicStore implements AtomicStore {
 	async indexRemove(key: string, members: readonly string[]): Promise<void> {
 		const index = this.#live(key);
 		for (const member of members) index?.delete(member);
+	}
+
+	async mapWrite(key: string, fields: ReadonlyArray<readonly [string, string | undefined]>, options?: { ifAbsent?: boolean }): Promise<void> {
+		const map = this.#maps.get(key) ?? new Map<string, string>();
+		for (const [field, value] of fields) {
+			if (value === undefined) map.delete(field);
+			else if (!options?.ifAbsent || !map.has(field)) map.set(field, value);
+		}
+		this.#maps.set(key, map);
+	}
+
+	async mapRead(key: string): Promise<Map<string, string>> {
+		return new Map(this.#maps.get(key));
 	}
 
 	async increment(key: string, expiresAt: number): Promise<number> {

@@ -47,9 +47,11 @@ export class RedisAtomicStore implements AtomicStore {
 		return (await this.#client.get(this.#key(key))) ?? undefined;
 	}
 
-	async readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>> {
+	async readPrefixed(prefix: string, signal?: AbortSignal): Promise<Array<{ key: string; value: string }>> {
 		const found: Array<{ key: string; value: string }> = [];
 		for await (const keys of this.#client.scanIterator({ MATCH: `${escapeGlob(this.#key(prefix))}*`, COUNT: 1000 })) {
+			// A scan given up stops here rather than going on through the keyspace for no one.
+			signal?.throwIfAborted();
 			if (keys.length === 0) continue;
 			const values = await this.#client.mGet(keys);
 			for (const [n, key] of keys.entries()) {
@@ -88,6 +90,22 @@ export class RedisAtomicStore implements AtomicStore {
 
 	async indexRemove(key: string, members: readonly string[]): Promise<void> {
 		if (members.length > 0) await this.#client.zRem(this.#key(key), [...members]);
+	}
+
+	async mapWrite(key: string, fields: ReadonlyArray<readonly [string, string | undefined]>, options?: { ifAbsent?: boolean }): Promise<void> {
+		if (fields.length === 0) return;
+		const name = this.#key(key);
+		const batch = this.#client.multi();
+		for (const [field, value] of fields) {
+			if (value === undefined) batch.hDel(name, field);
+			else if (options?.ifAbsent) batch.hSetNX(name, field, value);
+			else batch.hSet(name, field, value);
+		}
+		await batch.exec();
+	}
+
+	async mapRead(key: string): Promise<Map<string, string>> {
+		return new Map(Object.entries(await this.#client.hGetAll(this.#key(key))));
 	}
 
 	increment(key: string, expiresAt: number): Promise<number> {

@@ -7,6 +7,7 @@ export const SQLITE_ATOMIC_SCHEMA = [
 	// Claims and compare-and-set values; `expires` NULL: kept until changed.
 	'CREATE TABLE IF NOT EXISTS veil_values (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER)',
 	'CREATE TABLE IF NOT EXISTS veil_index (key TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID',
+	'CREATE TABLE IF NOT EXISTS veil_maps (key TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (key, field)) WITHOUT ROWID',
 	SQLITE_COUNTER_TABLE,
 ];
 
@@ -62,6 +63,31 @@ export class SqliteAtomicStore implements AtomicStore {
 
 	indexRemove(key: string, members: readonly string[]): Promise<void> {
 		return this.#indexRemove(key, members);
+	}
+
+	async mapWrite(key: string, fields: ReadonlyArray<readonly [string, string | undefined]>, options?: { ifAbsent?: boolean }): Promise<void> {
+		if (fields.length === 0) return;
+		// Sets and removals are a statement each: Veil changes one field at a time, or only sets.
+		const name = this.#key(key);
+		const sets = fields.filter(([, value]) => value !== undefined).map(([field, value]) => ({ field, value }));
+		const removals = fields.filter(([, value]) => value === undefined).map(([field]) => field);
+		if (sets.length > 0) {
+			await this.#query(
+				`INSERT INTO veil_maps (key, field, value)
+				SELECT ?, json_extract(value, '$.field'), json_extract(value, '$.value') FROM json_each(?) WHERE true
+				ON CONFLICT (key, field) DO ${options?.ifAbsent ? 'NOTHING' : 'UPDATE SET value = excluded.value'}`,
+				name,
+				JSON.stringify(sets),
+			);
+		}
+		if (removals.length > 0) {
+			await this.#query('DELETE FROM veil_maps WHERE key = ? AND field IN (SELECT value FROM json_each(?))', name, JSON.stringify(removals));
+		}
+	}
+
+	async mapRead(key: string): Promise<Map<string, string>> {
+		const rows = (await this.#query('SELECT field, value FROM veil_maps WHERE key = ?', this.#key(key))) as Array<{ field: string; value: string }>;
+		return new Map(rows.map(({ field, value }) => [field, value]));
 	}
 
 	increment(key: string, expiresAt: number): Promise<number> {

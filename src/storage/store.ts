@@ -1,6 +1,6 @@
 import type { Keyv } from 'keyv';
 import type { StoreBackend } from './storeBackend.js';
-import type { StoreBound } from './storeBound.js';
+import { PREFIXED_READ_TIMEOUT_MS, type StoreBound } from './storeBound.js';
 import { StoreError } from './storeError.js';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
@@ -71,9 +71,57 @@ export class Store {
 		return this.#bound.write(`delete ${area}`, () => this.#keyv.delete(`${area}:${key}`));
 	}
 
+	/**
+	 * Every live record of `area` as [key, value]: a look at all of them, for a one-time move of records an earlier
+	 * version kept here (made at start, never on an ask's path; on Redis a scan of the namespace's keys).
+	 */
+	entries(area: StoreArea): Promise<Array<[key: string, value: unknown]>> {
+		return this.#bound.read(`entries ${area}`, (signal) => this.#entries(area, signal), PREFIXED_READ_TIMEOUT_MS);
+	}
+
+	async #entries(area: StoreArea, signal: AbortSignal): Promise<Array<[key: string, value: unknown]>> {
+		const namespace = this.#keyv.namespace ?? '';
+		const prefix = `${namespace}:${area}:`;
+		const backend = this.#backend;
+		let raw: Array<[string, string]> = [];
+		if (backend.kind === 'sqlite') {
+			// A range of the primary key: ';' is the character after ':'.
+			const rows = (await backend.query('SELECT key, value FROM keyv WHERE key >= ? AND key < ?', prefix, `${prefix.slice(0, -1)};`)) as Array<{ key: string; value: string }>;
+			raw = rows.map(({ key, value }) => [key.slice(prefix.length), value]);
+		} else if (backend.kind === 'redis') {
+			// @keyv/redis puts its namespace and '::' before keyv's own prefix.
+			const redisPrefix = `${namespace}::${prefix}`;
+			for await (const keys of backend.client.scanIterator({ MATCH: `${redisPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`, COUNT: 1000 })) {
+				signal.throwIfAborted();
+				if (keys.length === 0) continue;
+				const values = await backend.client.mGet(keys);
+				keys.forEach((key, n) => {
+					const value = values[n];
+					if (typeof value === 'string') raw.push([key.slice(redisPrefix.length), value]);
+				});
+			}
+		}
+		const now = Date.now();
+		return raw.flatMap(([key, text]) => {
+			const stored = parseStored(text);
+			return stored && (stored.expires === undefined || stored.expires > now) ? [[key, stored.value] as [string, unknown]] : [];
+		});
+	}
+
 	/** Closes the store's connection, which the atomic operations share. */
 	close(): Promise<void> {
 		return this.#backend.close();
 	}
 }
 
+
+/** keyv's stored form: `{ value, expires }` as JSON. */
+function parseStored(text: string): { value: unknown; expires?: number } | undefined {
+	try {
+		const parsed = JSON.parse(text) as { value?: unknown; expires?: unknown } | null;
+		if (parsed === null || typeof parsed !== 'object' || !('value' in parsed)) return undefined;
+		return { value: parsed.value, expires: typeof parsed.expires === 'number' ? parsed.expires : undefined };
+	} catch {
+		return undefined;
+	}
+}

@@ -9,6 +9,9 @@ import { StoreError } from './storeError.js';
  */
 export const STORE_OPERATION_TIMEOUT_MS = 1000;
 
+/** How long a look at every key under a prefix may take: made once at start, never on an ask's path. */
+export const PREFIXED_READ_TIMEOUT_MS = 60_000;
+
 /**
  * The one time bound of every store operation, with one policy for what a failure means. A write reported as failed
  * must not happen later. Where that is certain (SQLite's gate; Redis not connected, so the command is never sent)
@@ -25,8 +28,8 @@ export class StoreBound {
 	}
 
 	/** A read: it cannot land later, so it runs beside the gate's line (a member's link is never read behind saves). */
-	read<T>(what: string, operation: () => Promise<T>): Promise<T> {
-		return this.#bounded(what, operation, false);
+	read<T>(what: string, operation: (signal: AbortSignal) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+		return this.#bounded(what, operation, false, timeoutMs);
 	}
 
 	/** A write: refused at once when Redis is not connected, since a command sent later would land after the answer. */
@@ -35,21 +38,24 @@ export class StoreBound {
 			recordStoreError();
 			return Promise.reject(new StoreError(`store not connected: ${what} not sent`));
 		}
-		return this.#bounded(what, operation, true);
+		return this.#bounded(what, operation, true, this.timeoutMs);
 	}
 
-	async #bounded<T>(what: string, operation: () => Promise<T>, writes: boolean): Promise<T> {
-		const clock: OperationClock = { deadline: Date.now() + this.timeoutMs, inFlight: 0 };
+	/** Runs `operation` within `timeoutMs`; its signal aborts at the deadline, so a long read stops when given up. */
+	async #bounded<T>(what: string, operation: (signal: AbortSignal) => Promise<T>, writes: boolean, timeoutMs: number): Promise<T> {
+		const clock: OperationClock = { deadline: Date.now() + timeoutMs, inFlight: 0 };
 		const backend = this.backend;
-		const running = backend.kind === 'sqlite' && writes ? backend.gate.run(clock, operation) : operation();
+		const abort = new AbortController();
+		const running = backend.kind === 'sqlite' && writes ? backend.gate.run(clock, () => operation(abort.signal)) : operation(abort.signal);
 		// A SQLite statement that errs wrote nothing, so only one still running at the deadline leaves a doubt; a Redis
 		// command that was sent may be applied whatever the client saw.
 		const unsureAtDeadline = () => writes && (backend.kind === 'redis' || (backend.kind === 'sqlite' && clock.inFlight > 0));
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<never>((_, reject) => {
 			timer = setTimeout(() => {
-				reject(new StoreError(`store did not answer ${what} within ${this.timeoutMs} ms`, { outcomeUnknown: unsureAtDeadline() }));
-			}, this.timeoutMs);
+				abort.abort();
+				reject(new StoreError(`store did not answer ${what} within ${timeoutMs} ms`, { outcomeUnknown: unsureAtDeadline() }));
+			}, timeoutMs);
 		});
 		try {
 			return await Promise.race([running, timeout]);

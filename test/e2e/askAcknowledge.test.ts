@@ -8,7 +8,7 @@ import { utcDay } from '../../src/admission/dailyLimit.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { AtomicStore } from '../../src/storage/atomicStore.js';
 import { openStorage } from '../../src/storage/openStorage.js';
-import { SettingsRepository } from '../../src/storage/settingsRepository.js';
+import { SettingsRepository } from '../../src/settings/settingsRepository.js';
 import type { Store } from '../../src/storage/store.js';
 import { testRedisUrl } from '../support/testRedis.js';
 
@@ -109,8 +109,8 @@ describe('a member Veil has seen linked, in a server whose daily limit another p
 		const { guild, member } = freshServer(harness());
 		await harness().linkMember(member.user.id);
 		// Another process sets a limit of one and has already counted this member's one ask today.
-		await asAnotherProcess(harness(), async ({ store, atomic }) => {
-			await new SettingsRepository(store, atomic).update(guild.id, (settings) => ({ ...settings, asksPerDay: 1 }));
+		await asAnotherProcess(harness(), async ({ atomic }) => {
+			await new SettingsRepository(atomic).update(guild.id, (settings) => ({ ...settings, asksPerDay: 1 }));
 			await atomic.increment(`asks:${guild.id}:${member.user.id}:${utcDay(Date.now())}`, Date.now() + 86_400_000);
 		});
 		const generations = harness().upstream.requests.length;

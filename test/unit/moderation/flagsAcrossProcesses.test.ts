@@ -8,7 +8,8 @@ import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts
 import { createLogger } from '../../../src/logging/logger.js';
 import type { AtomicStore } from '../../../src/storage/atomicStore.js';
 import { openStorage } from '../../../src/storage/openStorage.js';
-import { SettingsRepository } from '../../../src/storage/settingsRepository.js';
+import { SettingsRepository } from '../../../src/settings/settingsRepository.js';
+import { moveLegacySettings } from '../../../src/settings/settingsAtStart.js';
 import type { Store } from '../../../src/storage/store.js';
 import { testRedisUrl } from '../../support/testRedis.js';
 
@@ -42,7 +43,7 @@ interface Process {
 
 async function openProcess(storeUrl: string, namespace: string): Promise<Process> {
 	const { store, atomic } = await openStorage(storeUrl, logger, { namespace, operationTimeoutMs: 5000 });
-	return { store, atomic, flags: new FlagRepository(store, atomic, 30, KEYS), settings: new SettingsRepository(store, atomic) };
+	return { store, atomic, flags: new FlagRepository(store, atomic, 30, KEYS), settings: new SettingsRepository(atomic) };
 }
 
 const shared = [
@@ -121,11 +122,20 @@ describe.each(shared)('two processes sharing %s', (_kind, storeUrl) => {
 		});
 	});
 
-	it('read settings an earlier version kept in the keyv store, and move them on the first change', async () => {
+	it('move settings an earlier version kept in the keyv store once, both starting at once, losing no newer change', async () => {
+		const other = '600000000000000003';
 		await a.store.set('settings', GUILD, { modlogChannelId: '600000000000000002' });
+		await a.store.set('settings', other, { modlogChannelId: '600000000000000004' });
+		// A newer record of the second server, made by this version, stays as it is.
+		await b.settings.update(other, () => ({ modlogChannelId: '600000000000000005' }));
+		await Promise.all([moveLegacySettings(a.store, a.atomic, logger), moveLegacySettings(b.store, b.atomic, logger)]);
 		expect(await b.settings.get(GUILD)).toEqual({ modlogChannelId: '600000000000000002' });
-		await b.settings.update(GUILD, (current) => ({ ...current, modlogFailure: { at: '2030-01-01T00:00:00.000Z', reason: 'gone' } }));
-		expect(await a.settings.get(GUILD)).toMatchObject({ modlogChannelId: '600000000000000002', modlogFailure: { reason: 'gone' } });
+		expect(await a.settings.get(other)).toEqual({ modlogChannelId: '600000000000000005' });
 		expect(await a.store.get('settings', GUILD)).toBeUndefined();
+		expect(await a.store.get('settings', other)).toBeUndefined();
+		// Done once: a record written to keyv now (no version does) is not looked for again.
+		await a.store.set('settings', GUILD, { modlogChannelId: '1' });
+		await moveLegacySettings(b.store, b.atomic, logger);
+		expect(await b.settings.get(GUILD)).toEqual({ modlogChannelId: '600000000000000002' });
 	});
 });
