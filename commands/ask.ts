@@ -22,6 +22,9 @@ import { questionModal } from '../src/asking/questionModal.js';
 import { seenBy } from '../src/conversations/buildContents.js';
 import { attachmentRef } from '../src/files/attachmentRef.js';
 import { checkAttachments } from '../src/files/readAttachments.js';
+import { followUpFilesLabel, followUpUploads } from '../src/asking/followUpFiles.js';
+import { filesNotKept } from '../src/conversations/keepFiles.js';
+import type { Conversation } from '../src/conversations/conversationRepository.js';
 
 const data = new SlashCommandBuilder()
 	.setName('ask')
@@ -72,13 +75,13 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx, { early: { ephemeral } });
 }
 
-function followUpModal(conversationId: string): ModalBuilder {
-	return questionModal(buildCustomId(ASK_PREFIXES['followup-form'], conversationId), {
+function followUpModal(conversation: Conversation, presserId: string): ModalBuilder {
+	return questionModal(buildCustomId(ASK_PREFIXES['followup-form'], conversation.id), {
 		title: messages.conversation.formTitle,
 		label: messages.conversation.promptLabel,
 		hint: messages.conversation.promptHint,
 		inputId: 'prompt',
-	});
+	}).addLabelComponents(followUpFilesLabel(filesNotKept(seenBy(conversation.turns, presserId))));
 }
 
 /**
@@ -103,7 +106,7 @@ const followUpPress: ButtonHandler = {
 			await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
 			return;
 		}
-		await interaction.showModal(followUpModal(conversation.id));
+		await interaction.showModal(followUpModal(conversation, interaction.user.id));
 	},
 };
 
@@ -117,11 +120,14 @@ const followUpSubmit: ModalHandler = {
 		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
 		const prompt = interaction.fields.getTextInputValue('prompt');
 		checkPrompt(prompt, messages.conversation.emptyPrompt);
+		const attachments = followUpUploads(interaction);
+		if (attachments) checkAttachments(attachments);
 		const { guildId } = interaction;
 		const prepare = async () => {
 			const { conversation, gate } = await readConversationAndLink(guildId, conversationId, interaction.user.id, ctx);
 			ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
-			return { request: { prompt, history: seenBy(conversation.turns, interaction.user.id), ephemeral: conversation.ephemeral }, gate };
+			const history = seenBy(conversation.turns, interaction.user.id);
+			return { request: { prompt, history, ephemeral: conversation.ephemeral, ...(attachments ? { attachments } : {}) }, gate };
 		};
 		await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
 	},

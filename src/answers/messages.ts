@@ -81,6 +81,13 @@ export const messages = {
 		promptHint: 'Veil answers with this conversation in mind.',
 		emptyPrompt: 'Your follow-up is empty. Press Follow up again and type a question.',
 		expired: 'This conversation has expired, so Veil no longer has it. Start a new one with /ask.',
+		filesLabel: 'Files (optional)',
+		filesHint: (max: number) => `Up to ${max} text files or PDFs for Veil to read with your follow-up.`,
+		/** At most 100 characters (a label's description): the names are cut to fit. */
+		filesNotKept: (names: readonly string[]) => {
+			const list = names.join(', ');
+			return `Too large to keep: ${list.length > 50 ? `${list.slice(0, 49)}…` : list}. Attach again to ask about it.`;
+		},
 	},
 	askVeil: {
 		serversOnly: 'Ask Veil works in servers only.',

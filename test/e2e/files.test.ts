@@ -5,7 +5,7 @@ import type { APIAttachment } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type CdnFileOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
-import { echoLastPrompt, generationRequestsSince, settled } from '../support/conversations.js';
+import { answerMessages, contentsOf, echoLastPrompt, followUpIdOf, generationRequestsSince, settled } from '../support/conversations.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 import { makePdf } from '../support/makePdf.js';
 
@@ -187,5 +187,65 @@ describe('a file that makes the prompt unsafe', () => {
 		const bytes = readFileSync(harness().sqliteFile);
 		expect(bytes.includes(Buffer.from(canary))).toBe(false);
 		expect(bytes.includes(Buffer.from('plan.txt'))).toBe(false);
+	});
+});
+
+describe('the Follow up form', () => {
+	/** Asks, presses Follow up on the answer, and sends `prompt` with `files` in its form. */
+	async function followUpWith(answered: InteractionState, prompt: string, files: APIAttachment[]) {
+		const message = answerMessages(answered).at(-1);
+		const press = await harness().discord.button({ customId: followUpIdOf(answered), message, user: member }).waitForAnswer();
+		const form = press.modal;
+		if (!form) throw new Error(`no form: ${press.original?.content}`);
+		const answer = await settled(harness(), harness().discord.modalSubmit({ customId: form.custom_id, fields: { prompt }, files: { files }, user: member }));
+		return { form, answer };
+	}
+
+	it('offers an upload of up to 3 files, which go as parts of the new turn, and are kept for the next', async () => {
+		const first = await askWithFile('First', attach({ filename: 'a.txt', bytes: 'AAA' }));
+		const before = harness().upstream.requests.length;
+		const { form, answer } = await followUpWith(first, 'Compare', [attach({ filename: 'b.txt', bytes: 'BBB' }), attach({ filename: 'c.md', bytes: 'CCC' })]);
+		const upload = (form.components as Array<{ type: number; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
+		expect(upload?.component).toMatchObject({ custom_id: 'files', min_values: 0, max_values: 3, required: false });
+		expect(answer.original?.content).toBe('Answer to: Compare');
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
+			JSON.stringify({
+				contents: [
+					{ role: 'user', parts: [{ text: 'First' }, { text: 'File: a.txt\n```\nAAA\n```' }] },
+					{ role: 'model', parts: [{ text: 'Answer to: First' }] },
+					{ role: 'user', parts: [{ text: 'Compare' }, { text: 'File: b.txt\n```\nBBB\n```' }, { text: 'File: c.md\n```\nCCC\n```' }] },
+				],
+			}),
+		);
+	});
+
+	it('sends a follow-up without files as before', async () => {
+		const first = await askWithFile('One', attach({ filename: 'a.txt', bytes: 'A' }));
+		const before = harness().upstream.requests.length;
+		await followUpWith(first, 'Two', []);
+		const contents = contentsOf(generationRequestsSince(harness(), before)[0]);
+		expect(contents.at(-1)).toEqual({ role: 'user', parts: [{ text: 'Two' }] });
+	});
+
+	it('refuses an image in the form, to the member alone, with nothing upstream', async () => {
+		const first = await askWithFile('One', attach({ filename: 'a.txt', bytes: 'A' }));
+		const before = harness().upstream.requests.length;
+		const { answer } = await followUpWith(first, 'Two', [attach({ filename: 'x.png', contentType: 'image/png', bytes: 'png' })]);
+		expect(answer.ephemeral).toBe(true);
+		expect(answer.original?.content).toMatch(/^Veil can't read `x.png`/);
+		expect(generationRequestsSince(harness(), before)).toEqual([]);
+	});
+
+	it('names a file too large for the conversation, which is then sent by name only', async () => {
+		const big = 'z'.repeat(20_000);
+		const first = await askWithFile('Big one', attach({ filename: 'big.txt', bytes: big }));
+		const before = harness().upstream.requests.length;
+		const { form } = await followUpWith(first, 'And now?', []);
+		const upload = (form.components as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
+		expect(upload?.description).toBe('Too large to keep: big.txt. Attach again to ask about it.');
+		expect(contentsOf(generationRequestsSince(harness(), before)[0])[0]).toEqual({
+			role: 'user',
+			parts: [{ text: 'Big one' }, { text: 'File: big.txt (too large to keep in this conversation; its text is no longer available)' }],
+		});
 	});
 });
