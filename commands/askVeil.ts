@@ -15,6 +15,8 @@ import { askAboutMessage, keptAboutMessage } from '../src/conversations/quoteMes
 import { ASK_COMPONENTS } from './ask.js';
 import { messages } from '../src/answers/messages.js';
 import { questionModal } from '../src/asking/questionModal.js';
+import { messageAttachments } from '../src/files/messageAttachments.js';
+import { checkAttachments } from '../src/files/readAttachments.js';
 
 const data: MessageCommandData = {
 	...new ContextMenuCommandBuilder()
@@ -46,7 +48,10 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.askVeil.serversOnly });
 	// discord.js types it as a string, but leaves it null when a payload has no content field at all.
 	const text = (interaction.targetMessage.content as string | null) ?? '';
-	if (text.trim() === '') throw new UserInputError({ userMessage: messages.askVeil.noText, code: 'message_without_text' });
+	const files = messageAttachments(interaction.targetMessage);
+	if (text.trim() === '' && !files) throw new UserInputError({ userMessage: messages.askVeil.noText, code: 'message_without_text' });
+	// A file Veil does not read refuses the ask now, before the form opens.
+	if (files) checkAttachments(files);
 	// Past their pace the member is told so now, before anything of the message is stored.
 	ctx.admission.checkPace(interaction.user.id);
 	const gate = await readLinkGate(interaction.user.id, ctx);
@@ -56,7 +61,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	}
 	const { author } = interaction.targetMessage;
 	const authorName = interaction.targetMessage.member?.displayName ?? author.globalName ?? author.username;
-	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, { text, author: { id: author.id, name: authorName } });
+	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, { text, author: { id: author.id, name: authorName }, ...(files ? { files } : {}) });
 	await interaction.showModal(askVeilModal(pendingKey));
 }
 
@@ -71,7 +76,9 @@ const submitQuestion: ModalHandler = {
 			const [message, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
 			if (message === undefined) throw new UserInputError({ userMessage: messages.askVeil.formExpired, code: 'form_expired' });
 			const request = {
-				prompt: askAboutMessage(message.text, question),
+				// A message of files alone is asked about by its files: nothing is quoted.
+				prompt: message.text.trim() === '' ? question : askAboutMessage(message.text, question),
+				...(message.files ? { attachments: message.files } : {}),
 				savedPrompt: keptAboutMessage(message.author?.name ?? 'another member', question),
 				quotedAuthor: message.author,
 				ephemeral: false,

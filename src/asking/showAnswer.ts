@@ -75,7 +75,8 @@ async function saveConversation(
 					role: 'user',
 					text: request.savedPrompt ?? request.prompt,
 					by: askerId,
-					...(request.files ? { files: filesToKeep(request.files, request.savedPrompt ?? request.prompt, verdict.text) } : {}),
+					// An Ask Veil prompt is kept without the message (another member's words), and so without its files.
+					...(request.files && request.savedPrompt === undefined ? { files: filesToKeep(request.files, request.prompt, verdict.text) } : {}),
 				},
 				{ role: 'model', text: verdict.text },
 			],

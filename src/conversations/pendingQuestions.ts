@@ -4,6 +4,7 @@ import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
 import { SealError } from '../accounts/sealError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
+import type { AttachmentRef } from '../files/readAttachments.js';
 
 /** How long an Ask Veil form may stay open before its message's text is forgotten. */
 export const PENDING_QUESTION_TTL_MS = 15 * 60_000;
@@ -22,7 +23,12 @@ const pendingRecordSchema = z.object({
 });
 
 /** What is sealed: the message's text, and who wrote it (so an answer's flag can say whose words it holds). */
-const messageSchema = z.object({ text: z.string(), author: z.object({ id: z.string(), name: z.string() }).optional() });
+const messageSchema = z.object({
+	text: z.string(),
+	author: z.object({ id: z.string(), name: z.string() }).optional(),
+	/** The message's attachments as the command resolved them: only these are fetched at the submit. */
+	files: z.array(z.object({ name: z.string(), url: z.string(), size: z.number(), contentType: z.string().nullable().optional() })).optional(),
+});
 
 const ID = /^[A-Za-z0-9_-]{16}$/;
 
@@ -39,6 +45,7 @@ export interface QuotedAuthor {
 export interface PendingQuestion {
 	readonly text: string;
 	readonly author: QuotedAuthor | undefined;
+	readonly files?: readonly AttachmentRef[];
 }
 
 /**
@@ -67,7 +74,7 @@ export class PendingQuestionRepository {
 		const record: z.infer<typeof pendingRecordSchema> = {
 			version: 2,
 			formId,
-			sealed: seal(JSON.stringify({ text: message.text, author: message.author }), associatedData(userId, formId), this.#keys.current),
+			sealed: seal(JSON.stringify({ text: message.text, author: message.author, files: message.files }), associatedData(userId, formId), this.#keys.current),
 			expiresAt: new Date(now + PENDING_QUESTION_TTL_MS).toISOString(),
 		};
 		await this.#store.set('pending-questions', userId, record, PENDING_QUESTION_TTL_MS);
@@ -84,8 +91,8 @@ export class PendingQuestionRepository {
 		if (!parsed.success || parsed.data.formId !== formId) return undefined;
 		if (!(Date.parse(parsed.data.expiresAt) > now)) return undefined;
 		try {
-			const { text, author } = messageSchema.parse(JSON.parse(unsealWithKeyring(parsed.data.sealed, associatedData(userId, formId), this.#keys).plaintext));
-			return { text, author };
+			const { text, author, files } = messageSchema.parse(JSON.parse(unsealWithKeyring(parsed.data.sealed, associatedData(userId, formId), this.#keys).plaintext));
+			return files?.length ? { text, author, files } : { text, author };
 		} catch (error) {
 			// The form's key is left out of the log: it is what lets the member's form be answered. Only SealError's
 			// message is logged: a JSON or schema error may quote the opened text.

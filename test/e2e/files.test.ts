@@ -205,7 +205,7 @@ describe('the Follow up form', () => {
 		const first = await askWithFile('First', attach({ filename: 'a.txt', bytes: 'AAA' }));
 		const before = harness().upstream.requests.length;
 		const { form, answer } = await followUpWith(first, 'Compare', [attach({ filename: 'b.txt', bytes: 'BBB' }), attach({ filename: 'c.md', bytes: 'CCC' })]);
-		const upload = (form.components as Array<{ type: number; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
+		const upload = (form.components as unknown as Array<{ type: number; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
 		expect(upload?.component).toMatchObject({ custom_id: 'files', min_values: 0, max_values: 3, required: false });
 		expect(answer.original?.content).toBe('Answer to: Compare');
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
@@ -241,11 +241,56 @@ describe('the Follow up form', () => {
 		const first = await askWithFile('Big one', attach({ filename: 'big.txt', bytes: big }));
 		const before = harness().upstream.requests.length;
 		const { form } = await followUpWith(first, 'And now?', []);
-		const upload = (form.components as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
+		const upload = (form.components as unknown as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
 		expect(upload?.description).toBe('Too large to keep: big.txt. Attach again to ask about it.');
 		expect(contentsOf(generationRequestsSince(harness(), before)[0])[0]).toEqual({
 			role: 'user',
 			parts: [{ text: 'Big one' }, { text: 'File: big.txt (too large to keep in this conversation; its text is no longer available)' }],
 		});
+	});
+});
+
+describe('Ask Veil on a message with attachments', () => {
+	const author = makeUser('poster');
+
+	async function askVeil(content: string, attachments: APIAttachment[], question: string) {
+		const target = harness().discord.postAsMember({ user: author, content, attachments });
+		const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user: member }).waitForAnswer();
+		if (!picked.modal) return { picked, answer: undefined };
+		const answer = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal.custom_id, fields: { question }, user: member }));
+		return { picked, answer };
+	}
+
+	it('sends the quoted message, the question, then each attachment as a part', async () => {
+		const before = harness().upstream.requests.length;
+		const { answer } = await askVeil('See the log', [attach({ filename: 'run.log', bytes: 'boom' }), attach({ filename: 'spec.pdf', contentType: 'application/pdf', bytes: makePdf(['Spec text']) })], 'Why did it fail?');
+		expect(answer?.original?.content).toBe('Answer to: > See the log\n\nWhy did it fail?');
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
+			bodyWith('> See the log\n\nWhy did it fail?', 'File: run.log\n```\nboom\n```', 'File: spec.pdf\n```\nSpec text\n```'),
+		);
+	});
+
+	it('asks about a message of files alone by its files', async () => {
+		const before = harness().upstream.requests.length;
+		const { answer } = await askVeil('', [attach({ filename: 'notes.txt', bytes: 'just a file' })], 'Summarise');
+		expect(answer?.original?.content).toBe('Answer to: Summarise');
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(bodyWith('Summarise', 'File: notes.txt\n```\njust a file\n```'));
+	});
+
+	it('refuses an image on the message before its form opens', async () => {
+		const { picked } = await askVeil('pic', [attach({ filename: 'cat.jpg', contentType: 'image/jpeg', bytes: 'jpg' })], 'unused');
+		expect(picked.modal).toBeUndefined();
+		expect(picked.ephemeral).toBe(true);
+		expect(picked.original?.content).toMatch(/^Veil can't read `cat.jpg`/);
+	});
+
+	it('refuses files too long together', async () => {
+		const files = [1, 2, 3].map((n) => attach({ filename: `part${n}.txt`, bytes: 'q'.repeat(70_000) }));
+		const before = harness().upstream.requests.length;
+		const { answer } = await askVeil('three parts', files, 'Read all');
+		expect(generationRequestsSince(harness(), before)).toEqual([]);
+		expect(answer?.followUps.at(-1)?.content).toBe(
+			'Your files are too long together: Veil reads at most 200,000 characters of files with one question. Nothing was sent.',
+		);
 	});
 });
