@@ -101,6 +101,8 @@ export function veilEnvironment(discord: DiscordEmulator, world: SandboxWorld, m
 		LOG_LEVEL: 'info',
 		// One server: one shard, whatever the local Discord recommends.
 		SHARD_COUNT: '1',
+		// Two answers at once, so a few slow ones (a delay in the model panel) show the line and its positions.
+		ASK_CONCURRENCY: '2',
 	};
 }
 

@@ -16,6 +16,8 @@ const FILES: Record<string, string> = {
 	'/index.html': 'index.html',
 	'/app.js': 'app.js',
 	'/render.js': 'render.js',
+	'/api.js': 'api.js',
+	'/model.js': 'model.js',
 	'/style.css': 'style.css',
 };
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
@@ -75,9 +77,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 			case 'GET /api/messages': {
 				if (!person) throw new PageRequestError('Unknown person.');
 				const channelId = url.searchParams.get('channel') ?? '';
-				const visible = channelsFor(discord, world, person).some((c) => c.id === channelId);
-				if (!visible) throw new PageRequestError('That channel is not visible to this person.', 403);
-				return messagesFor(discord, person, channelId, actions.labels);
+				const channels = channelsFor(discord, world, person);
+				if (!channels.some((c) => c.id === channelId)) throw new PageRequestError('That channel is not visible to this person.', 403);
+				// How many messages each channel shows this person: the page marks the ones with news.
+				const counts = Object.fromEntries(channels.map((c) => [c.id, messagesFor(discord, person, c.id, actions.labels).length]));
+				return { messages: messagesFor(discord, person, channelId, actions.labels), counts };
 			}
 			case 'GET /api/model':
 				return model ? { choices: model.choices, exchanges: model.exchanges } : { local: false };

@@ -77,6 +77,7 @@ describe('npm run sandbox', () => {
 
 			// The moderator sees the mod-log post, opens the flag and releases it.
 			await page.locator('#person-select').selectOption('moderator');
+			await page.locator('.channel.news[data-channel="mod-log"]').waitFor();
 			await page.locator('.channel[data-channel="mod-log"]').click();
 			const post = page.locator('.message', { hasText: moderationMessages.modlog.title });
 			await shown(post);
@@ -116,13 +117,13 @@ describe('npm run sandbox', () => {
 			expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
 			return response.json() as Promise<Record<string, unknown>>;
 		};
-		type Shown = { content: string; thinking: boolean; usedBy?: { command: string } };
+		type Shown = { content: string; thinking: boolean; usedBy?: { name: string; command: string } };
 		const state = (await call('api/state?person=manager')) as { channels: Array<{ id: string; name: string }> };
 		const general = state.channels.find((c) => c.name === 'general')?.id as string;
 		const shown = async (check: (m: Shown) => boolean) => {
 			let found: Shown | undefined;
 			await expect
-				.poll(async () => (found = ((await call(`api/messages?person=manager&channel=${general}`)) as unknown as Shown[]).find(check)), { timeout: 20_000 })
+				.poll(async () => (found = ((await call(`api/messages?person=manager&channel=${general}`)) as unknown as { messages: Shown[] }).messages.find(check)), { timeout: 20_000 })
 				.toBeTruthy();
 			return found as Shown;
 		};
@@ -130,12 +131,12 @@ describe('npm run sandbox', () => {
 			((await call('api/model')) as { exchanges: Array<{ prompt?: string; status: number; answer?: { candidates?: Array<{ safetyRatings: unknown[] }> } }> }).exchanges.filter((x) => x.prompt === prompt);
 		const opened = (await call('api/command', { person: 'manager', channelId: general, name: 'link', options: [] })) as { modal?: { custom_id: string } };
 		await call('api/modal', { person: 'manager', customId: opened.modal?.custom_id, fields: { email: 'max@example.com', password: 'sandbox' } });
-		await shown((m) => m.content.includes('Linked to'));
+		await shown((m) => m.usedBy?.name === 'Max' && m.content.includes('Linked to'));
 		const ask = (prompt: string) => call('api/command', { person: 'manager', channelId: general, name: 'ask', options: [{ type: 3, name: 'prompt', value: prompt }] });
 
 		await call('api/model', { rating: { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', level: 'MEDIUM' }, delayMs: 0, failure: 'none' });
 		await ask('How do fireworks work?');
-		await shown((m) => m.content.startsWith(messages.ask.hiddenHeadline(true).slice(0, 30)));
+		await shown((m) => m.usedBy?.name === 'Max' && m.content.startsWith(messages.ask.hiddenHeadline(true).slice(0, 30)));
 		const rated = await exchangesOf('How do fireworks work?');
 		expect(rated.map((x) => x.status)).toEqual([200]);
 		expect(rated[0]?.answer?.candidates?.[0]?.safetyRatings).toContainEqual({ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM' });

@@ -1,26 +1,15 @@
-/* global document, window, fetch, EventSource, URLSearchParams */
+/* global document, window, EventSource, URLSearchParams */
 import { h, modalInputs, renderInput, renderMessage } from './render.js';
+import { api, toast } from './api.js';
+import { chooseModel, drawExchanges, drawModelPanel } from './model.js';
 
 // The sandbox page: what the chosen person sees, and their clicks carried to the sandbox server, which acts on
 // the local Discord for them. Live updates come as Server-Sent Events.
 
 const $ = (id) => document.getElementById(id);
-const view = { person: 'member', channelId: '', state: undefined, command: undefined, modalCustomId: undefined, toBottom: true };
-
-async function api(path, body) {
-	const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	const json = await response.json().catch(() => ({}));
-	if (!response.ok) throw new Error(json.error ?? `The sandbox answered ${response.status}.`);
-	return json;
-}
-
-function toast(text) {
-	const element = $('toast');
-	element.textContent = text;
-	element.hidden = false;
-	window.clearTimeout(toast.timer);
-	toast.timer = window.setTimeout(() => (element.hidden = true), 6000);
-}
+const view = { person: 'member', channelId: '', state: undefined, command: undefined, modalCustomId: undefined, toBottom: true, counts: {} };
+/** Messages each person has seen per channel (`person:channel`): more in a channel marks it as having news. */
+const seen = new Map();
 
 /** Carries out a page action: its answer shows at the bottom, a dialog Veil opened opens here. */
 function act(promise) {
@@ -43,7 +32,7 @@ async function loadState() {
 	const channels = view.state.channels;
 	if (!channels.some((c) => c.id === view.channelId)) view.channelId = channels[0].id;
 	drawSidebar();
-	drawModelPanel();
+	drawModelPanel(view.state.model);
 	view.toBottom = true;
 	await refresh();
 }
@@ -55,7 +44,7 @@ function drawSidebar() {
 		...state.channels.map((channel) =>
 			h(
 				'button',
-				{ type: 'button', className: `channel${channel.id === view.channelId ? ' current' : ''}`, 'data-channel': channel.name, onclick: () => selectChannel(channel.id) },
+				{ type: 'button', className: `channel${channel.id === view.channelId ? ' current' : ''}${hasNews(channel.id) ? ' news' : ''}`, 'data-channel': channel.name, onclick: () => selectChannel(channel.id) },
 				channel.kind === 'dm' ? `@ ${channel.name}` : `# ${channel.name}`,
 			),
 		),
@@ -68,13 +57,20 @@ function drawSidebar() {
 	$('composer-input').placeholder = `Message ${channel.kind === 'dm' ? '@' : '#'}${channel.name} — type / for Veil's commands`;
 }
 
+function hasNews(channelId) {
+	return channelId !== view.channelId && (view.counts[channelId] ?? 0) > (seen.get(`${view.person}:${channelId}`) ?? 0);
+}
+
 let refreshing = false;
 let again = false;
 async function refresh() {
 	if (refreshing) return void (again = true);
 	refreshing = true;
 	try {
-		const messages = await api(`/api/messages?person=${view.person}&channel=${view.channelId}`);
+		const { messages, counts } = await api(`/api/messages?person=${view.person}&channel=${view.channelId}`);
+		view.counts = counts;
+		seen.set(`${view.person}:${view.channelId}`, counts[view.channelId]);
+		drawSidebar();
 		const list = $('messages');
 		const atBottom = view.toBottom || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
 		view.toBottom = false;
@@ -237,50 +233,6 @@ function submitModal(event) {
 	act(api('/api/modal', { person: view.person, customId: view.modalCustomId, fields }));
 }
 
-// ---- the model panel ----
-
-function drawModelPanel() {
-	const { model } = view.state;
-	$('model-form').hidden = !model.local;
-	$('model-status').textContent = model.local ? 'The local model answers. What you pick here applies to every answer from now on.' : 'The real model service answers: nothing to pick here.';
-	if (!model.local) return;
-	$('model-category').replaceChildren(...model.categories.map((c) => h('option', { value: c }, c.replace('HARM_CATEGORY_', '').replaceAll('_', ' ').toLowerCase())));
-	const { rating, delayMs, failure } = model.choices;
-	document.querySelector(`input[name="rating"][value="${rating ? 'one' : 'clear'}"]`).checked = true;
-	if (rating) {
-		$('model-category').value = rating.category;
-		$('model-level').value = rating.level;
-	}
-	$('model-delay').value = String(delayMs);
-	$('model-failure').value = failure;
-}
-
-function chooseModel() {
-	const one = document.querySelector('input[name="rating"]:checked').value === 'one';
-	const choices = {
-		rating: one ? { category: $('model-category').value, level: $('model-level').value } : null,
-		delayMs: Math.max(0, Math.min(120_000, Number($('model-delay').value) || 0)),
-		failure: $('model-failure').value,
-	};
-	api('/api/model', choices).then(
-		(result) => (view.state.model.choices = result.choices),
-		(error) => toast(error.message),
-	);
-}
-
-function drawExchanges(exchanges) {
-	$('model-exchanges').replaceChildren(
-		...exchanges
-			.slice(-6)
-			.reverse()
-			.map((x) => {
-				const ratings = x.answer?.candidates?.[0]?.safetyRatings?.filter((r) => r.probability !== 'NEGLIGIBLE').map((r) => `${r.category.replace('HARM_CATEGORY_', '')} ${r.probability}`);
-				const outcome = x.status === 0 ? 'no answer yet' : `${x.status}${ratings?.length ? ` · ${ratings.join(', ')}` : x.endpoint === 'generate' && x.status === 200 ? ' · all NEGLIGIBLE' : ''}`;
-				return h('li', { className: 'exchange' }, h('strong', {}, x.endpoint), ` ${x.prompt ? `“${x.prompt.slice(0, 40)}”` : ''} → ${outcome}`);
-			}),
-	);
-}
-
 // ---- start ----
 
 $('person-select').addEventListener('change', (event) => {
@@ -293,7 +245,7 @@ $('composer-input').addEventListener('keydown', onComposerKey);
 $('command-form').addEventListener('submit', sendCommand);
 $('modal-form').addEventListener('submit', submitModal);
 $('modal-cancel').addEventListener('click', () => $('modal').close());
-$('model-form').addEventListener('change', chooseModel);
+$('model-form').addEventListener('change', () => chooseModel(view.state.model));
 document.addEventListener('click', (event) => {
 	if (!event.target.closest('#apps-menu, .apps-button')) $('apps-menu').hidden = true;
 });
