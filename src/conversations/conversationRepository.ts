@@ -42,9 +42,9 @@ const conversationRecordSchema = z.object({ version: z.literal(2), sealed: z.str
 const associatedData = (guildId: string, id: string) => `conversation:${guildId}:${id}`;
 
 /**
- * How long a save waits for others to be written with it. A save follows the answer it belongs to out, and its
- * Follow up button is pressed seconds later at the earliest; a crash within the window loses the conversation, and
- * the button answers as for an expired one.
+ * How long a save waits for others to be written with it. A save starts as the answer it belongs to goes out, and a
+ * Follow up pressed within the window (its read in this process waits for the save) opens its form a moment later;
+ * a crash within the window loses the conversation, and the button answers as for an expired one.
  */
 export const SAVE_WINDOW_MS = 100;
 /** At most this many conversations a statement (each at most about 90 KB sealed, so a few MB at most). */
