@@ -1,4 +1,5 @@
 import type { LoadResult } from './load.js';
+import type { ProxyOutcome } from './proxyPhase.js';
 import type { RateFigures, SlowFigures, StartFigures } from './scenario.js';
 import { formatFigure, MB, percentile } from './stats.js';
 
@@ -23,7 +24,7 @@ export interface BotFigures {
 }
 
 /** One rate's phases of every run as one: the samples together, the seconds and the CPU added up. */
-function pooled(figures: BotFigures, index: number): RateFigures {
+export function pooled(figures: BotFigures, index: number): RateFigures {
 	const phases = figures.runs.map((run) => run[index] as RateFigures);
 	const load: LoadResult = {
 		offered: phases.reduce((sum, f) => sum + f.load.offered, 0),
@@ -185,4 +186,25 @@ export function formatTable(rows: readonly Row[]): string {
 	const lines = ['| figure | bare bot | Veil | Veil / bare | target |', '|---|---|---|---|---|'];
 	for (const row of rows) lines.push(`| ${row.figure} | ${row.bare} | ${row.veil} | ${row.ratio} | ${row.target} |`);
 	return lines.join('\n');
+}
+
+/**
+ * The proxy phase beside the bare bot at the same rate: what several Veil processes behind one REST proxy answer,
+ * against a single default discord.js client, held to the 50-a-second global limit.
+ */
+export function formatProxyTable(bare: RateFigures, proxy: ProxyOutcome, processes: number): string {
+	const head = `| figure | bare bot | Veil ×${processes} behind the proxy | ratio | target |\n|---|---|---|---|---|`;
+	const at = `at ${bare.rate}/s`;
+	if ('skipped' in proxy) return `${head}\n| answers per second ${at} | ${formatFigure(answersPerSecond(bare))} | skipped: ${proxy.skipped} | | |`;
+	const through: RateFigures = { rate: bare.rate, load: proxy.load, cpuMicros: 0 };
+	const [b, v] = [answersPerSecond(bare), answersPerSecond(through)];
+	const every = proxy.load.answered === proxy.load.offered;
+	const [doneB, doneV] = [percentiles(bare.load.completionMs), percentiles(proxy.load.completionMs)];
+	return [
+		head,
+		`| answered ${at} | ${bare.load.answered}/${bare.load.offered} | ${proxy.load.answered}/${proxy.load.offered} | | |`,
+		`| answers per second ${at} | ${formatFigure(b)} | ${formatFigure(v)} | ${ratio(v, b)} | ${verdict(v >= 4 * b && every, '≥ 4×, every answer')} |`,
+		`| completion p50 / p90 / p99 ${at} | ${triple(doneB, ' ms')} | ${triple(doneV, ' ms')} | ${ratios(doneV, doneB)} | |`,
+		`| CPU per ask ${at} | ${formatFigure(cpuPerAskMs([bare]), ' ms')} | ${formatFigure(proxy.botsCpuMs, ' ms')} (bots) + ${formatFigure(proxy.proxyCpuMs, ' ms')} (proxy) | | |`,
+	].join('\n');
 }

@@ -4,7 +4,9 @@
  * call), one loaded at a time: memory after GC and the CPU of the start at 500 and 2,500 servers; acks, completions
  * and overhead at 40, 100, 200 and 400 asks a second, answers per second and CPU per ask (the rates N times over,
  * the bots' phases alternating); then 1,000 asks in flight on a 5 s upstream. It prints every figure for both and
- * the ratio, and with N > 1 the tail ratios run by run; it asserts nothing.
+ * the ratio, and with N > 1 the tail ratios run by run; it asserts nothing. Last, through the proxy: two Veil
+ * processes behind one `npm run rest-proxy` at 200 asks a second, beside the bare bot's figure at that rate (see
+ * proxyPhase.ts). `--proxy` runs only the bare bot's 200/s phase and that one.
  *
  * 1,000 linked members ask in turn: Veil answers one ask per member at a time (the admission of the scale issue),
  * so the 1,000 asks in flight of the slow phase need as many members, and no phase is refused for it.
@@ -12,10 +14,13 @@
  * `npm run bench` builds first (dist/, and dist/bench/ for the bare bot and the probe both bots are started with).
  */
 import { cpus } from 'node:os';
-import { buildRows, buildTailRows, formatTable, type BotFigures } from './report.js';
-import { bareBot, BotBench, veil, type BenchPlan } from './scenario.js';
+import { PROXY_PROCESSES, runProxyPhase } from './proxyPhase.js';
+import { buildRows, buildTailRows, formatProxyTable, formatTable, pooled, type BotFigures } from './report.js';
+import { bareBot, BotBench, veil, type BenchPlan, type RateFigures } from './scenario.js';
 
 const quick = process.argv.includes('--quick');
+const proxyOnly = process.argv.includes('--proxy');
+const PROXY_RATE = 200;
 
 const plan: BenchPlan = quick
 	? {
@@ -51,9 +56,26 @@ const plan: BenchPlan = quick
 			slowUpstreamMs: 5000,
 		};
 
+const proxyCount = plan.rates.find(({ rate }) => rate === PROXY_RATE)?.count ?? 1000;
 const runs = Math.max(1, Number(/^--runs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--runs=')) ?? '')?.[1] ?? 1));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
+if (proxyOnly) {
+	log(`bench --proxy: the bare bot at ${PROXY_RATE}/s, then Veil ×${PROXY_PROCESSES} behind the REST proxy`);
+	const bench = await BotBench.create(bareBot, plan);
+	let bare: RateFigures;
+	try {
+		await bench.start(log);
+		await bench.warmUp();
+		bare = await bench.load(PROXY_RATE, proxyCount, log);
+	} finally {
+		await bench.close();
+	}
+	const proxy = await runProxyPhase(plan, PROXY_RATE, proxyCount, log);
+	console.log(`\nnpm run bench -- --proxy${quick ? ' --quick' : ''}: ${cpus().length} cores, Node ${process.versions.node}, ${((performance.now() - started) / 60_000).toFixed(1)} min\n`);
+	console.log(formatProxyTable(bare, proxy, PROXY_PROCESSES));
+	process.exit(0);
+}
 log(`bench${quick ? ' --quick' : ''}, ${runs} run${runs > 1 ? 's' : ''}: each phase bare bot first, then Veil`);
 
 const benches = [await BotBench.create(bareBot, plan), await BotBench.create(veil, plan)];
@@ -78,6 +100,8 @@ try {
 } finally {
 	for (const bench of benches) await bench.close();
 }
+// Alone on the machine, once both bots above have stopped.
+const proxy = await runProxyPhase(plan, PROXY_RATE, proxyCount, log);
 const minutes = (performance.now() - started) / 60_000;
 const [bare, veilFigures] = figures as [BotFigures, BotFigures];
 
@@ -87,4 +111,7 @@ console.log(
 		`${plan.members} linked members, upstream ${plan.upstreamMs} ms, ${minutes.toFixed(1)} min\n`,
 );
 console.log(formatTable(buildRows(bare, veilFigures, plan)));
+const bareAtProxyRate = pooled(bare, plan.rates.findIndex(({ rate }) => rate === PROXY_RATE));
+console.log(`\nThrough the proxy: Veil ×${PROXY_PROCESSES} (shards 0 and 1 of 2, one Redis) behind one npm run rest-proxy, against the bare bot's phase at ${PROXY_RATE}/s above:\n`);
+console.log(formatProxyTable(bareAtProxyRate, proxy, PROXY_PROCESSES));
 if (runs > 1) console.log(`\nTail ratios, run by run (Veil / bare):\n\n${buildTailRows(bare, veilFigures, plan.upstreamMs).join('\n')}`);

@@ -60,7 +60,7 @@ export interface BotKind {
 }
 
 /** The Procfile's `worker:` command, node's options apart from the entry: Veil is benched as production runs it. */
-function procfileWorker(): { entry: string; nodeArgs: string[] } {
+export function procfileWorker(): { entry: string; nodeArgs: string[] } {
 	const line = readFileSync(join(ROOT, 'Procfile'), 'utf8')
 		.split('\n')
 		.find((candidate) => candidate.startsWith('worker:'));
@@ -73,7 +73,7 @@ function procfileWorker(): { entry: string; nodeArgs: string[] } {
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 /** N servers of five text channels and five roles (@everyone, the bot's and three more), as a bot of that size sees. */
-function addGuilds(emulator: DiscordEmulator, count: number): GuildModel[] {
+export function addGuilds(emulator: DiscordEmulator, count: number): GuildModel[] {
 	return Array.from({ length: count }, (_, n) => {
 		const guild = emulator.addGuild({ name: `Bench ${n}`, channels: ['general', 'help', 'random', 'staff', 'mod-log'].map((name) => ({ name })) });
 		for (const name of ['Moderator', 'Member', 'Muted']) emulator.addRole(guild.id, { name, permissions: 0n });
@@ -235,23 +235,25 @@ export const bareBot: BotKind = {
 export const veil: BotKind = {
 	name: 'Veil',
 	...procfileWorker(),
-	async prepare(_env, members, directory) {
-		const key = randomBytes(32);
-		const storeUrl = `sqlite://${join(directory, 'bot.sqlite')}`;
-		const store = await openStore(storeUrl, createLogger('silent'));
-		const accounts = new AccountRepository(store, { current: key }, createLogger('silent'));
-		for (const member of members) {
-			await accounts.save(member.id, `${member.username}@example.com`, { accessToken: `access-${member.id}`, sessionToken: `session-${member.id}` });
-		}
-		await store.close();
-		return {
-			TOKEN_ENCRYPTION_KEY: key.toString('base64'),
-			STORE_URL: storeUrl,
-			REQUIRE_LINK: 'true',
-			LOG_LEVEL: 'info',
-			ASK_CONCURRENCY: '1000',
-			ASK_QUEUE_MAX: '1000',
-			ASK_MEMBER_PER_MINUTE: '0',
-		};
-	},
+	prepare: (_env, members, directory) => prepareVeil(`sqlite://${join(directory, 'bot.sqlite')}`, members),
 };
+
+/** Links every member in the store at `storeUrl`, sealed with a new key: Veil's environment for that store. */
+export async function prepareVeil(storeUrl: string, members: readonly APIUser[]): Promise<Record<string, string>> {
+	const key = randomBytes(32);
+	const store = await openStore(storeUrl, createLogger('silent'));
+	const accounts = new AccountRepository(store, { current: key }, createLogger('silent'));
+	for (const member of members) {
+		await accounts.save(member.id, `${member.username}@example.com`, { accessToken: `access-${member.id}`, sessionToken: `session-${member.id}` });
+	}
+	await store.close();
+	return {
+		TOKEN_ENCRYPTION_KEY: key.toString('base64'),
+		STORE_URL: storeUrl,
+		REQUIRE_LINK: 'true',
+		LOG_LEVEL: 'info',
+		ASK_CONCURRENCY: '1000',
+		ASK_QUEUE_MAX: '1000',
+		ASK_MEMBER_PER_MINUTE: '0',
+	};
+}

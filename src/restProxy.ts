@@ -4,7 +4,7 @@ import { parseRestProxyConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { DiscordRest } from './discord/discordRest.js';
 import { describeRateLimit } from './discord/rateLimits.js';
-import { carriesProxySecret, PROXY_SECRET_HEADER } from './discord/restProxySecret.js';
+import { PROXY_SECRET_HEADER, proxySecretCheck } from './discord/restProxySecret.js';
 import { createLogger } from './logging/logger.js';
 import { redactUrl } from './logging/redactUrl.js';
 import { pathOf } from './operations/requestPath.js';
@@ -28,6 +28,7 @@ const logger = createLogger(config.logLevel);
 const rest = new DiscordRest({ api: config.discordApiUrl }).setToken(config.discordToken);
 rest.on('rateLimited', (info) => logger.warn({ rateLimit: describeRateLimit(info) }, 'Discord rate limit'));
 
+const carriesSecret = config.restProxySecret === undefined ? undefined : proxySecretCheck(config.restProxySecret);
 const REFUSED = `${JSON.stringify({ message: "401: the REST proxy's secret is missing or wrong", code: 0 })}\n`;
 
 const handle = proxyRequests(rest);
@@ -37,7 +38,7 @@ const server = createServer((req, res) => {
 		res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
 		return;
 	}
-	if (config.restProxySecret !== undefined && !carriesProxySecret(req.headers[PROXY_SECRET_HEADER], config.restProxySecret)) {
+	if (carriesSecret && !carriesSecret(req.headers[PROXY_SECRET_HEADER])) {
 		logger.debug({ method: req.method }, 'refused a request without the proxy secret');
 		res.writeHead(401, { 'content-type': 'application/json', connection: 'close' }).end(REFUSED);
 		return;

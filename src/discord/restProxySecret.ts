@@ -8,10 +8,13 @@ export function proxySecretHeaders(secret: string | undefined): Record<string, s
 	return secret === undefined ? {} : { [PROXY_SECRET_HEADER]: secret };
 }
 
-/** Whether a request's header value is the secret; compared in constant time, whatever the lengths. */
-export function carriesProxySecret(value: string | string[] | undefined, secret: string): boolean {
-	if (typeof value !== 'string') return false;
-	return timingSafeEqual(digest(value), digest(secret));
+/**
+ * Tells whether a request's header value is `secret`, compared in constant time whatever the lengths (digests of
+ * equal length, the secret's made once).
+ */
+export function proxySecretCheck(secret: string): (value: string | string[] | undefined) => boolean {
+	const expected = digest(secret);
+	return (value) => typeof value === 'string' && timingSafeEqual(digest(value), expected);
 }
 
 function digest(text: string): Buffer {
