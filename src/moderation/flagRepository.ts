@@ -3,6 +3,7 @@ import type { Keyring } from '../accounts/sealing.js';
 import type { AtomicStore } from '../storage/atomicStore.js';
 import type { Store } from '../storage/store.js';
 import { randomId } from '../storage/recordId.js';
+import { StoreError } from '../storage/storeError.js';
 import { DAY_MS } from '../time/durations.js';
 import { FlagIndex, type FlagIndexEntry } from './flagIndex.js';
 import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
@@ -52,6 +53,12 @@ export interface FlagPage {
 	readonly pageCount: number;
 	readonly total: number;
 }
+
+/**
+ * How long a decision's claim holds the flag while its action runs (a release posts the answer): long enough for
+ * the posts, short enough that a claim whose press failed frees the flag within a minute.
+ */
+export const DECISION_CLAIM_MS = 60_000;
 
 /** Flags a page of `/flagged list` shows. */
 export const FLAG_PAGE_SIZE = 10;
@@ -120,6 +127,10 @@ export class FlagRepository {
 	 * `act` runs once the claim is won and before the decision is saved (a release posts the answer there): when it
 	 * throws, the claim is given back, nothing is recorded and the error goes to the caller. A dismissal erases the
 	 * prompt and the text and keeps the rest.
+	 *
+	 * The claim lives {@link DECISION_CLAIM_MS} only: it guards the action, and the saved record is what closes the
+	 * flag. A claim whose reply never came (the store slow past its bound) may still land: it is given back at once
+	 * when the store answers again, or expires on its own, and never locks the flag for its retention.
 	 */
 	async decide(
 		guildId: string,
@@ -132,26 +143,52 @@ export class FlagRepository {
 		if (!flag) return { kind: 'not-found' };
 		if (flag.decision) return { kind: 'already-decided', flag };
 		const at = now ?? new Date();
-		const lifetime = Date.parse(flag.expiresAt) - at.getTime();
-		if (lifetime <= 0) return { kind: 'not-found' };
+		if (Date.parse(flag.expiresAt) <= at.getTime()) return { kind: 'not-found' };
 		const decision: Decision = { kind: request.kind, by: request.by, at: at.toISOString() };
 		const claimKey = `flag-decision:${guildId}:${id}`;
 		const claim = JSON.stringify(decision);
-		// Held as long as the flag lives: it is what stops a second release even if saving the record below fails.
-		const held = await this.#atomic.claim(claimKey, claim, lifetime);
+		const held = await this.#claim(claimKey, claim);
 		if (held !== undefined) return { kind: 'already-decided', flag: await this.#decidedElsewhere(flag, held) };
-		const decided = withDecision(flag, decision);
+		// Read again under the claim: a decision saved by a press whose claim has since expired closes the flag.
+		const current = await this.find(guildId, id).catch(async (error: unknown) => {
+			await this.#atomic.release(claimKey, claim).catch(() => undefined);
+			throw error;
+		});
+		if (current?.decision) {
+			await this.#atomic.release(claimKey, claim).catch(() => undefined);
+			return { kind: 'already-decided', flag: current };
+		}
+		const decided = withDecision(current ?? flag, decision);
 		let acted = false;
 		try {
-			if (act) await act(flag);
+			if (act) await act(current ?? flag);
 			acted = act !== undefined;
 			await this.#saveDecision(decided, at, acted);
 		} catch (error) {
-			// Once something was posted, the claim stays: a second press must never post it again.
+			// Once something was posted, the claim stays (until it expires): a second press must not post it again.
 			if (!acted) await this.#atomic.release(claimKey, claim).catch(() => undefined);
 			throw error;
 		}
 		return { kind: 'decided', flag: decided };
+	}
+
+	/**
+	 * Claims the decision for {@link DECISION_CLAIM_MS}. When the store fails to answer, the claim may still land:
+	 * it is given back at once (on Redis the release runs after the claim, on the same connection), and when that
+	 * is done the claim is certainly gone and the failure is a plain one; otherwise it expires within the minute,
+	 * and the moderator is told the change may not have been saved.
+	 */
+	async #claim(claimKey: string, claim: string): Promise<string | undefined> {
+		try {
+			return await this.#atomic.claim(claimKey, claim, DECISION_CLAIM_MS);
+		} catch (error) {
+			if (!(error instanceof StoreError) || !error.outcomeUnknown) throw error;
+			const released = await this.#atomic.release(claimKey, claim).then(
+				() => true,
+				() => false,
+			);
+			throw released ? new StoreError(`${error.message}; the claim was given back`, { cause: error }) : error;
+		}
 	}
 
 	/** The flag as another press decided it: its saved record, or, while that one is still acting, its claim. */

@@ -10,21 +10,55 @@ export class PausableProxy {
 	readonly #pairs: Set<[Socket, Socket]>;
 	#paused = false;
 
-	private constructor(server: Server, port: number, pairs: Set<[Socket, Socket]>) {
+	readonly #held: Array<{ upstream: Socket; chunk: Buffer }>;
+	readonly #heldFrom: { current: string | undefined };
+
+	private constructor(
+		server: Server,
+		port: number,
+		pairs: Set<[Socket, Socket]>,
+		held: Array<{ upstream: Socket; chunk: Buffer }>,
+		heldFrom: { current: string | undefined },
+	) {
 		this.#server = server;
 		this.port = port;
 		this.#pairs = pairs;
+		this.#held = held;
+		this.#heldFrom = heldFrom;
+	}
+
+	/**
+	 * Pauses as soon as a client sends bytes holding `text` (a command of a given kind), holding those bytes too:
+	 * the server never sees that command, nor any after it, until resume().
+	 */
+	pauseAt(text: string): void {
+		this.#heldFrom.current = text;
 	}
 
 	static async start(target: { host: string; port: number }): Promise<PausableProxy> {
 		const pairs = new Set<[Socket, Socket]>();
 		let paused = () => false;
+		let pauseAll = () => {};
+		// Bytes a client sent from the moment the proxy paused, each to go on to its server at resume().
+		const held: Array<{ upstream: Socket; chunk: Buffer }> = [];
+		const heldFrom: { current: string | undefined } = { current: undefined };
 		const server = createServer((client) => {
 			const upstream = createConnection(target);
 			const pair: [Socket, Socket] = [client, upstream];
 			pairs.add(pair);
 			if (paused()) client.pause();
-			client.pipe(upstream);
+			client.on('data', (chunk: Buffer) => {
+				if (heldFrom.current !== undefined && chunk.includes(heldFrom.current)) {
+					heldFrom.current = undefined;
+					pauseAll();
+				}
+				if (paused()) {
+					held.push({ upstream, chunk });
+					client.pause();
+				} else {
+					upstream.write(chunk);
+				}
+			});
 			upstream.pipe(client);
 			const end = () => {
 				client.destroy();
@@ -37,8 +71,9 @@ export class PausableProxy {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const address = server.address();
 		if (address === null || typeof address === 'string') throw new Error('proxy has no port');
-		const proxy = new PausableProxy(server, address.port, pairs);
+		const proxy = new PausableProxy(server, address.port, pairs, held, heldFrom);
 		paused = () => proxy.#paused;
+		pauseAll = () => proxy.pause();
 		return proxy;
 	}
 
@@ -50,6 +85,8 @@ export class PausableProxy {
 
 	resume(): void {
 		this.#paused = false;
+		this.#heldFrom.current = undefined;
+		for (const { upstream, chunk } of this.#held.splice(0)) upstream.write(chunk);
 		for (const [client] of this.#pairs) client.resume();
 	}
 
