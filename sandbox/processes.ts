@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,7 +62,45 @@ export async function runToEnd(name: string, args: readonly string[], options: R
 /** Compiles Veil as `npm run build` does (tsc -p tsconfig.build.json, incremental), into dist/. */
 export function buildVeil(onLine?: (line: string) => void): Promise<void> {
 	const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
-	return runToEnd('build', [tsc, '-p', 'tsconfig.build.json'], { env: {}, cwd: ROOT, onLine });
+	return withBuildLock(() => runToEnd('build', [tsc, '-p', 'tsconfig.build.json'], { env: {}, cwd: ROOT, onLine }));
+}
+
+const BUILD_LOCK = resolve(ROOT, 'dist', '.build-lock');
+/** A lock older than this was left by a build that was killed. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+/**
+ * One build of dist/ at a time across processes (two sandboxes, a sandbox and a test): tsc rewrites its files in
+ * place, and a Veil starting meanwhile could load one half-written. After the first build, an unchanged tree
+ * emits nothing, so the next waits briefly and writes nothing.
+ */
+export async function withBuildLock<T>(run: () => Promise<T>, timeoutMs = 180_000): Promise<T> {
+	mkdirSync(resolve(ROOT, 'dist'), { recursive: true });
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			mkdirSync(BUILD_LOCK);
+			break;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			if (Date.now() - lockTakenAt() > STALE_LOCK_MS) rmSync(BUILD_LOCK, { recursive: true, force: true });
+			else if (Date.now() > deadline) throw new Error(`another build of dist/ holds ${BUILD_LOCK}; remove it if none runs`);
+			else await sleep(200);
+		}
+	}
+	try {
+		return await run();
+	} finally {
+		rmSync(BUILD_LOCK, { recursive: true, force: true });
+	}
+}
+
+function lockTakenAt(): number {
+	try {
+		return statSync(BUILD_LOCK).mtimeMs;
+	} catch {
+		return Date.now();
+	}
 }
 
 /** The pids of the processes the sandbox started that still run. */

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withBuildLock } from '../../sandbox/processes.js';
 
 const TSX = import.meta.resolve('tsx');
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -94,12 +95,16 @@ function runNode(args: string[], env: Record<string, string>): BotProcess {
 /** Compiles the project as `npm run build` does, into the root's `dist/`; rejects with tsc's output on an error. */
 export function buildProject(): Promise<void> {
 	const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
-	return new Promise((resolveBuild, reject) => {
-		execFile(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, (error, stdout, stderr) => {
-			if (error) reject(new Error(`the build failed: ${stdout}${stderr}`));
-			else resolveBuild();
-		});
-	});
+	// The sandbox's test builds dist/ too, maybe at the same time: one build at a time.
+	return withBuildLock(
+		() =>
+			new Promise((resolveBuild, reject) => {
+				execFile(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, (error, stdout, stderr) => {
+					if (error) reject(new Error(`the build failed: ${stdout}${stderr}`));
+					else resolveBuild();
+				});
+			}),
+	);
 }
 
 /** The command of a Procfile process type (`worker`, `release`), split into words. */
