@@ -66,9 +66,20 @@ const conversing = members.slice(0, CONVERSING_MEMBERS);
 const asking = members.slice(CONVERSING_MEMBERS);
 const tracker = new AskTracker(emulator);
 let held = 0;
+/** Over the whole soak: acknowledgements Discord refused as too late (10062), and answers other than an answer. */
+let lateAcks = 0;
+const otherAnswers = new Map<string, number>();
 emulator.events.on('request', (request) => {
+	const segments = request.path.split('/');
+	if (segments[1] === 'interactions' && segments[4] === 'callback' && request.status === 404) lateAcks++;
+	if (segments[1] !== 'webhooks' || request.status < 200 || request.status >= 300) return;
 	const content = (request.json as { content?: string } | undefined)?.content;
-	if (request.method === 'PATCH' && request.path.endsWith('/messages/@original') && content?.includes('This answer was hidden')) held++;
+	if (content === undefined || content.startsWith('Answer to:')) return;
+	if (content.includes('This answer was hidden')) {
+		if (request.method === 'PATCH') held++;
+		return;
+	}
+	otherAnswers.set(content, (otherAnswers.get(content) ?? 0) + 1);
 });
 
 const common = {
@@ -151,3 +162,6 @@ console.log(
 );
 console.log(formatSoakTable(checkpoints));
 console.log(`\n${soakGrowth(checkpoints).join('\n')}`);
+console.log(`\nAcknowledged too late (Discord's 3 s passed: 10062): ${lateAcks}`);
+console.log(`Answers other than an answer or a hidden one, warm-up included:${otherAnswers.size ? '' : ' none'}`);
+for (const [content, n] of [...otherAnswers].sort(([, a], [, b]) => b - a)) console.log(`  ${String(n).padStart(6)}  ${content.slice(0, 100)}`);
