@@ -1,6 +1,7 @@
 import {
 	ApplicationIntegrationType,
 	ChannelType,
+	EmbedBuilder,
 	InteractionContextType,
 	MessageFlags,
 	PermissionFlagsBits,
@@ -16,8 +17,13 @@ import { requirePermission } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { messages } from '../src/answers/messages.js';
+import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
+import { characterCount } from '../src/conversations/buildContents.js';
+import { truncate } from '../src/replies/truncate.js';
 
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+/** Where members ask: text, announcement and voice channels' chats, and forums (their posts' threads). */
+const INSTRUCTION_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildVoice, ChannelType.GuildForum] as const;
 
 const data = new SlashCommandBuilder()
 	.setName('settings')
@@ -44,9 +50,22 @@ const data = new SlashCommandBuilder()
 				option.setName('asks_per_day').setDescription('Questions per member per UTC day; 0 for no limit').setMinValue(0),
 			),
 	)
+	.addSubcommand((sub) =>
+		sub
+			.setName('instructions')
+			.setDescription("Standing instructions sent ahead of every question here; leave everything out to see them")
+			.addStringOption((option) =>
+				option.setName('text').setDescription('How Veil should answer (at most 2,000 characters)').setMinLength(1).setMaxLength(INSTRUCTIONS_MAX_LENGTH),
+			)
+			.addChannelOption((option) =>
+				option.setName('channel').setDescription("One channel's instructions, which replace the server's there").addChannelTypes(...INSTRUCTION_CHANNEL_TYPES),
+			)
+			.addBooleanOption((option) => option.setName('clear').setDescription('Remove the instructions (of the channel, if given)')),
+	)
 	.toJSON();
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	if (interaction.options.getSubcommand() === 'instructions') return setInstructions(interaction, ctx);
 	if (interaction.options.getSubcommand() === 'limits') return setLimits(interaction, ctx);
 	return setModlog(interaction, ctx);
 }
@@ -93,6 +112,53 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
+}
+
+/**
+ * `/settings instructions [text] [channel] [clear]`: sets, removes (`clear:true`) or shows (neither) the server's
+ * standing instructions, or one channel's, which replace the server's there.
+ */
+async function setInstructions(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+	const text = interaction.options.getString('text', false);
+	const channelId = interaction.options.getChannel('channel', false)?.id;
+	const clear = interaction.options.getBoolean('clear', false) ?? false;
+	const says = messages.settings;
+	const where = channelId === undefined ? says.instructionsServer : says.instructionsChannel(channelId);
+	if (text !== null && clear) throw new UserInputError({ userMessage: says.instructionsTextAndClear, code: 'instructions_text_and_clear' });
+	if (text !== null && text.trim() === '') throw new UserInputError({ userMessage: says.instructionsEmpty, code: 'instructions_empty' });
+	// Discord counts characters, as checkPrompt does; its own check of the option could be bypassed.
+	if (text !== null && characterCount(text) > INSTRUCTIONS_MAX_LENGTH) {
+		throw new UserInputError({ userMessage: says.instructionsTooLong(INSTRUCTIONS_MAX_LENGTH), code: 'instructions_too_long' });
+	}
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	let content: string;
+	let shown: string | undefined;
+	if (text !== null || clear) {
+		await ctx.settings.instructions.set(guildId, channelId, text ?? undefined);
+		ctx.log.info({ channelId: channelId ?? null, cleared: clear }, 'instructions changed');
+		content = text === null ? says.instructionsCleared(where) : says.instructionsSet(where);
+		shown = text ?? undefined;
+	} else {
+		const record = await ctx.settings.instructions.get(guildId);
+		shown = channelId === undefined ? record.server : record.channels[channelId];
+		const lines = [shown === undefined ? says.instructionsNone(where) : says.instructionsShown(where)];
+		if (channelId !== undefined && shown === undefined) lines.push(says.instructionsServerApplies(record.server !== undefined));
+		const channels = Object.keys(record.channels);
+		if (channelId === undefined && channels.length > 0) lines.push(truncate(says.instructionsChannels(channels), 1500));
+		content = lines.join('\n');
+	}
+	// The text in an embed (up to 4,096 characters): whole, beside a sentence of its own.
+	const embeds = shown === undefined ? [] : [new EmbedBuilder().setDescription(fenced(shown))];
+	await interaction.editReply({ content, embeds, allowedMentions: NO_MENTIONS });
+}
+
+/** Text in a code block whose fence no run of backticks in it can close. */
+function fenced(text: string): string {
+	let longest = 0;
+	for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+	const fence = '`'.repeat(Math.max(3, longest + 1));
+	return `${fence}\n${text}\n${fence}`;
 }
 
 /**

@@ -115,4 +115,20 @@ export const settingsMessages = {
 			: `✅ Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day in this server (Follow up and Ask Veil count), ` +
 				'starting again at midnight UTC. Members with Manage Server are not limited.',
 	limitsNegative: 'The daily limit is a number of questions, 0 or more (0: no limit). Nothing was changed.',
+	/** `where` is `instructionsServer` or `instructionsChannel(id)`; the text itself follows, in an embed. */
+	instructionsServer: 'this server',
+	instructionsChannel: (channelId: string) => `<#${channelId}>`,
+	instructionsShown: (where: string) => `Instructions for ${where}, sent ahead of every question asked there:`,
+	instructionsNone: (where: string) => `No instructions are set for ${where}. Set some with \`/settings instructions text:\`.`,
+	/** After the server's own: the channels with instructions of their own, which replace the server's there. */
+	instructionsChannels: (channelIds: readonly string[]) => `Channels with their own instructions (replacing the server's there): ${channelIds.map((id) => `<#${id}>`).join(', ')}.`,
+	/** Shown for a channel without its own: whether the server's apply there. */
+	instructionsServerApplies: (set: boolean) => (set ? "The server's instructions apply there." : 'The server has none either.'),
+	instructionsSet: (where: string) =>
+		`✅ Instructions for ${where} set. Veil sends them ahead of every question asked there (members never see them in an answer), ` +
+		"and the model's service rates them with every ask:",
+	instructionsCleared: (where: string) => `✅ Instructions for ${where} removed.`,
+	instructionsTooLong: (max: number) => `Instructions hold at most ${max} characters. Nothing was changed.`,
+	instructionsEmpty: 'The instructions are empty. Nothing was changed.',
+	instructionsTextAndClear: 'Give either `text` or `clear:True`, not both. Nothing was changed.',
 } as const;

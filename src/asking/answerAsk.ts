@@ -65,9 +65,13 @@ async function askOnce(
 			// Discord far away that is a round trip off every answer. Only what touches the deferral waits for it.
 			await early.sent();
 		}
-		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined];
+		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined, string | undefined];
 		try {
-			prepared = await Promise.all([prepare(), exempt ? undefined : readDailyLimit(interaction.guildId, ctx)]);
+			prepared = await Promise.all([
+				prepare(),
+				exempt ? undefined : readDailyLimit(interaction.guildId, ctx),
+				ctx.settings.instructions.forAsk(interaction.guildId, interaction.channelId),
+			]);
 		} catch (error) {
 			// Without an early deferral, or for an unexpected error, the router answers (in the deferral's place).
 			if (!early || !(error instanceof VeilError)) throw error;
@@ -76,7 +80,7 @@ async function askOnce(
 			await early.refuse({ content: error.userMessage });
 			return askOutcomeOf(error);
 		}
-		const [{ request, gate }, dailyLimit] = prepared;
+		const [{ request, gate }, dailyLimit, instructions] = prepared;
 		if (mustLinkFirst(gate)) {
 			const answer = linkFirstAnswer(components.linkButton());
 			if (!early) await interaction.reply(answer);
@@ -117,7 +121,11 @@ async function askOnce(
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
 		const asked: Turn | undefined = files && { role: 'user', text: request.prompt, files };
-		const input = request.history ? buildContents(request.history, asked ?? request.prompt) : (asked ?? request.prompt);
+		// Standing instructions go first, as turns: a lone ask then goes with roles on every turn.
+		const input =
+			request.history || instructions !== undefined
+				? buildContents(request.history ?? [], asked ?? request.prompt, instructions)
+				: (asked ?? request.prompt);
 		ctx.log.debug(
 			{ linked: account !== undefined, promptLength: request.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
 			'asking the model',

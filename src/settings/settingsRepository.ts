@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AtomicStore } from '../storage/atomicStore.js';
 import { StoreError } from '../storage/storeError.js';
 import { DailyLimits } from './dailyLimits.js';
+import { Instructions } from './instructions.js';
 
 const guildSettingsSchema = z.object({
 	modlogChannelId: z.string().optional(),
@@ -38,10 +39,13 @@ export class SettingsRepository {
 	readonly #atomic: AtomicStore;
 	readonly #recent = new Map<string, { settings: GuildSettings; readAt: number }>();
 	readonly limits: DailyLimits;
+	/** Standing instructions, per server and channel: a record of their own, read like the daily limits. */
+	readonly instructions: Instructions;
 
 	constructor(atomic: AtomicStore) {
 		this.#atomic = atomic;
 		this.limits = new DailyLimits(atomic, RECENT_SETTINGS_MS);
+		this.instructions = new Instructions(atomic, RECENT_SETTINGS_MS);
 	}
 
 	/**
