@@ -1,13 +1,14 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIAttachment } from 'discord.js';
+import type { APIApplicationCommandInteractionDataOption, APIAttachment } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type CdnFileOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { answerMessages, contentsOf, echoLastPrompt, followUpIdOf, generationRequestsSince, settled } from '../support/conversations.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 import { makePdf } from '../support/makePdf.js';
+import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, runSubcommand, viewFlag } from '../support/moderation.js';
 
 // A short download time-out: the slow file below stalls past it.
 const harness = useHarness({ env: { FILE_DOWNLOAD_TIMEOUT_MS: '500' } });
@@ -187,6 +188,15 @@ describe('a file that makes the prompt unsafe', () => {
 		const bytes = readFileSync(harness().sqliteFile);
 		expect(bytes.includes(Buffer.from(canary))).toBe(false);
 		expect(bytes.includes(Buffer.from('plan.txt'))).toBe(false);
+
+		// A moderator's view names the file; its text is attached with the prompt, as it went upstream.
+		const moderator = { user: makeUser('file-moderator'), guild: harness().discord.defaultGuild, permissions: MODERATOR_PERMISSIONS };
+		const view = await viewFlag(harness(), moderator, flagId);
+		const embed = view.original?.embeds[0];
+		expect(embed?.fields?.find((field) => field.name === 'Files sent with the prompt')?.value).toBe('`plan.txt`');
+		expect(embed?.description).toContain("-# The files' text is attached with the prompt as prompt.md.");
+		const attached = view.original?.files.find((file) => file.filename === 'prompt.md');
+		expect(attached?.data.toString('utf8')).toBe(`Read this\n\nFile: plan.txt\n\`\`\`\n${canary}\n\`\`\``);
 	});
 });
 
@@ -292,5 +302,23 @@ describe('Ask Veil on a message with attachments', () => {
 		expect(answer?.followUps.at(-1)?.content).toBe(
 			'Your files are too long together: Veil reads at most 200,000 characters of files with one question. Nothing was sent.',
 		);
+	});
+});
+
+describe('limits', () => {
+	it("count an ask with files once toward the daily limit; a refused file counts nothing", async () => {
+		const guild = harness().discord.addGuild({ channels: [{ name: 'general' }] });
+		const admin = { user: makeUser('limits-admin'), guild, permissions: ADMIN_PERMISSIONS };
+		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 2 }]);
+		const askHere = (file?: APIAttachment) => {
+			const options: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: 'q' }];
+			if (file) options.push({ type: 11, name: 'file', value: file.id });
+			return settled(harness(), harness().discord.slashCommand({ name: 'ask', options, user: member, guildId: guild.id }));
+		};
+		expect((await askHere(attach({ filename: 'one.txt', bytes: '1' }))).original?.content).toBe('Answer to: q');
+		expect((await askHere(attach({ filename: 'one.png', contentType: 'image/png', bytes: 'p' }))).original?.content).toMatch(/^Veil can't read/);
+		expect((await askHere(attach({ filename: 'two.pdf', contentType: 'application/pdf', bytes: makePdf(['2']) }))).original?.content).toBe('Answer to: q');
+		const third = await askHere(attach({ filename: 'three.txt', bytes: '3' }));
+		expect(third.original?.content).toMatch(/^You've reached this server's limit of 2 questions a day/);
 	});
 });
