@@ -95,6 +95,8 @@ export function veilEnvironment(discord: DiscordEmulator, world: SandboxWorld, m
 		DISCORD_APPLICATION_ID: discord.applicationId,
 		DISCORD_GUILD_ID: world.guild.id,
 		DISCORD_API_URL: discord.apiUrl,
+		// Files picked in the page are served by the local Discord's CDN.
+		DISCORD_CDN_URL: discord.cdnUrl,
 		...modelEnv,
 		TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 		STORE_URL: `sqlite://${join(directory, 'veil.sqlite')}`,

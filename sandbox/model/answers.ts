@@ -14,13 +14,14 @@ export type ModelChoices = z.infer<typeof modelChoicesSchema>;
 
 export const DEFAULT_CHOICES: ModelChoices = { rating: null, delayMs: 800, failure: 'none' };
 
-/** The prompt of a generation body: the last user turn's text (a follow-up sends the earlier turns first). */
-export function promptOf(body: unknown): string | undefined {
+/** The last user turn of a generation body: its prompt (the first part), then any files (the parts after it). */
+export function lastTurnOf(body: unknown): { prompt: string; files: string[] } | undefined {
 	const contents = (body as { contents?: Array<{ role?: string; parts?: Array<{ text?: unknown }> }> } | undefined)?.contents;
 	if (!Array.isArray(contents) || contents.length === 0) return undefined;
 	const turn = [...contents].reverse().find((c) => c.role === undefined || c.role === 'user');
-	const text = turn?.parts?.map((part) => part.text).find((t) => typeof t === 'string');
-	return typeof text === 'string' ? text : undefined;
+	const texts = (turn?.parts ?? []).map((part) => part.text).filter((t): t is string => typeof t === 'string');
+	const [prompt, ...files] = texts;
+	return prompt === undefined ? undefined : { prompt, files };
 }
 
 const OPENINGS = [
@@ -39,14 +40,15 @@ const BODIES = [
 ];
 
 /** A deterministic answer: the same prompt always gets the same text. */
-export function answerText(prompt: string, turns: number): string {
+export function answerText(prompt: string, turns: number, files: readonly string[] = []): string {
 	let hash = 0;
 	for (const char of prompt) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) >>> 0;
 	const opening = OPENINGS[hash % OPENINGS.length] as string;
 	const body = BODIES[(hash >>> 3) % BODIES.length] as string;
 	const quoted = prompt.length > 120 ? `${prompt.slice(0, 117)}…` : prompt;
 	const followUp = turns > 1 ? ` (This is turn ${turns} of our conversation.)` : '';
-	return `${opening} You asked: “${quoted}”. ${body}${followUp}`;
+	const attached = files.length > 0 ? ` I received ${files.length} file${files.length > 1 ? 's' : ''} (${files.reduce((n, f) => n + f.length, 0)} characters) with it.` : '';
+	return `${opening} You asked: “${quoted}”.${attached} ${body}${followUp}`;
 }
 
 /** A generation response in the seed's shape (section 2.2), with the ratings the panel chose on the candidate. */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { answerText, DEFAULT_CHOICES, generationBody, modelChoicesSchema, promptOf, type ModelChoices } from './answers.js';
+import { answerText, DEFAULT_CHOICES, generationBody, lastTurnOf, modelChoicesSchema, type ModelChoices } from './answers.js';
 
 /** One call to the local model, as the model panel shows it: what arrived and what went back. */
 export interface ModelExchange {
@@ -11,6 +11,8 @@ export interface ModelExchange {
 	/** The path, without the query (it carries the key). */
 	path: string;
 	prompt?: string;
+	/** The files that came with the prompt (the parts after it), as Veil sent them. */
+	files?: string[];
 	/** The HTTP status answered; 0 while an answer is held back (a time-out in progress). */
 	status: number;
 	/** The answer's body, for a generation. */
@@ -114,19 +116,21 @@ export class LocalModel {
 		} catch {
 			body = undefined;
 		}
-		const prompt = promptOf(body);
-		if (prompt === undefined) {
+		const turn = lastTurnOf(body);
+		if (turn === undefined) {
 			this.#send(response, exchange, 400, { error: { code: 400, message: 'contents is required', status: 'INVALID_ARGUMENT' } });
 			return;
 		}
+		const { prompt, files } = turn;
 		exchange.prompt = prompt;
+		if (files.length > 0) exchange.files = files;
 		const { rating, delayMs, failure } = this.#choices;
 		// A time-out is an answer that never comes: Veil's own time-out ends the attempt, stop() the connection.
 		if (failure === 'timeout') return;
 		const turns = (body as { contents: unknown[] }).contents.length;
 		this.#later(delayMs, () => {
 			if (failure === '500') this.#send(response, exchange, 500, { error: { code: 500, message: 'Internal error (chosen in the model panel)', status: 'INTERNAL' } });
-			else this.#send(response, exchange, 200, generationBody(answerText(prompt, Math.ceil(turns / 2)), rating));
+			else this.#send(response, exchange, 200, generationBody(answerText(prompt, Math.ceil(turns / 2), files), rating));
 		});
 	}
 

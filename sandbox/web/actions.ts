@@ -23,7 +23,15 @@ export interface ActionResult {
 
 const id = z.string().regex(/^\d{1,20}$/);
 const personKey = z.enum(['member', 'moderator', 'manager']);
-const commandInput = z.object({ person: personKey, channelId: id, name: z.string().min(1).max(32), options: z.array(z.unknown()).max(25).default([]) });
+/** A file picked for an ATTACHMENT option; the option's value names it as `file:<option name>`. */
+const pickedFile = z.object({ filename: z.string().min(1).max(200), contentType: z.string().max(200), base64: z.string().max(14_000_000) });
+const commandInput = z.object({
+	person: personKey,
+	channelId: id,
+	name: z.string().min(1).max(32),
+	options: z.array(z.unknown()).max(25).default([]),
+	files: z.record(z.string(), pickedFile).default({}),
+});
 const buttonInput = z.object({ person: personKey, messageId: id, customId: z.string().min(1).max(100) });
 const modalInput = z.object({ person: personKey, customId: z.string().min(1).max(100), fields: z.record(z.string(), z.string().max(4000)) });
 const appsInput = z.object({ person: personKey, messageId: id, name: z.string().min(1).max(32) });
@@ -49,7 +57,8 @@ export class PageActions {
 		const input = parse(commandInput, body);
 		const person = this.#person(input.person);
 		const where = this.#where(person, input.channelId);
-		const handle = this.discord.slashCommand({ ...where, name: input.name, options: input.options as APIApplicationCommandInteractionDataOption[] });
+		const options = this.#attachFiles(input.options as APIApplicationCommandInteractionDataOption[], input.files);
+		const handle = this.discord.slashCommand({ ...where, name: input.name, options });
 		return this.#answer(handle, `/${[input.name, ...subcommandPath(input.options)].join(' ')}`);
 	}
 
@@ -95,6 +104,18 @@ export class PageActions {
 		if (!state.modal) return { interactionId: handle.id };
 		this.#openedBy.set(state.modal.custom_id, label);
 		return { interactionId: handle.id, modal: state.modal };
+	}
+
+	/** Puts each picked file on the local Discord's CDN, as a client uploads it, and names it in its option. */
+	#attachFiles(options: APIApplicationCommandInteractionDataOption[], files: Record<string, z.infer<typeof pickedFile>>): APIApplicationCommandInteractionDataOption[] {
+		return options.map((option) => {
+			if ('options' in option && option.options) return { ...option, options: this.#attachFiles(option.options, files) } as APIApplicationCommandInteractionDataOption;
+			if (option.type !== 11) return option;
+			const file = files[String(option.value).replace(/^file:/, '')];
+			if (!file) throw new PageRequestError(`No file was picked for ${option.name}.`);
+			const attachment = this.discord.attach({ filename: file.filename, bytes: Buffer.from(file.base64, 'base64'), contentType: file.contentType || null });
+			return { ...option, value: attachment.id };
+		});
 	}
 
 	#person(key: string): Person {

@@ -21,7 +21,8 @@ const FILES: Record<string, string> = {
 	'/style.css': 'style.css',
 };
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
-const MAX_BODY_BYTES = 64 * 1024;
+/** Room for a file picked for /ask (Discord allows 10 MB), in base64. */
+const MAX_BODY_BYTES = 14 * 1024 * 1024;
 
 export interface PageServerOptions {
 	discord: DiscordEmulator;

@@ -146,6 +146,14 @@ describe('npm run sandbox', () => {
 		await ask('Are you there?');
 		await expect.poll(async () => (await exchangesOf('Are you there?')).map((x) => x.status), { timeout: 20_000 }).toEqual([500, 500, 500]);
 		await call('api/model', { rating: null, delayMs: 0, failure: 'none' });
+
+		// A file picked for /ask goes to the local Discord's CDN, and Veil reads it from there into the prompt.
+		const file = { filename: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('The grey cat is called Pebble.').toString('base64') };
+		const options = [{ type: 3, name: 'prompt', value: 'What is the cat called?' }, { type: 11, name: 'file', value: 'file:file' }];
+		await call('api/command', { person: 'manager', channelId: general, name: 'ask', options, files: { file } });
+		await expect
+			.poll(async () => ((await call('api/model')) as { exchanges: Array<{ files?: string[] }> }).exchanges.some((x) => x.files?.some((f) => f.includes('called Pebble'))), { timeout: 20_000 })
+			.toBe(true);
 	}, 60_000);
 
 	test('SIGINT stops every process the sandbox started', async () => {

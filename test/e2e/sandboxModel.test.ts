@@ -45,6 +45,18 @@ describe("the sandbox's local model: the model panel's choices reach the wire", 
 		expect(model.exchanges.at(-1)).toMatchObject({ endpoint: 'generate', prompt: 'hello', status: 200 });
 	});
 
+	test('files after the prompt are recorded as such, and the answer says it received them', async () => {
+		model.choose({ rating: null, delayMs: 0, failure: 'none' });
+		const response = await fetch(`${model.baseUrl}/v1beta/models/${model.model}:generateContent?key=${model.apiKey}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ contents: [{ parts: [{ text: 'Summarise' }, { text: 'notes.txt:\nabc' }] }] }),
+		});
+		const body = (await response.json()) as Rated;
+		expect(body.candidates[0]?.content.parts[0]?.text).toContain('I received 1 file');
+		expect(model.exchanges.at(-1)).toMatchObject({ prompt: 'Summarise', files: ['notes.txt:\nabc'] });
+	});
+
 	test('a 500 failure answers 500', async () => {
 		model.choose({ rating: null, delayMs: 0, failure: '500' });
 		const response = await generate(model, 'hello');

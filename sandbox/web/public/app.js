@@ -166,6 +166,7 @@ function optionField(option) {
 	else if (option.choices) input = h('select', attributes, h('option', { value: '' }, '—'), option.choices.map((c) => h('option', { value: c.value }, c.name)));
 	else if (option.type === 4 || option.type === 10) input = h('input', { ...attributes, type: 'number', min: option.min_value, max: option.max_value, step: option.type === 4 ? 1 : 'any' });
 	else if (option.type === 3) input = h('input', { ...attributes, type: 'text', minlength: option.min_length, maxlength: option.max_length, placeholder: option.description });
+	else if (option.type === 11) input = h('input', { ...attributes, type: 'file' });
 	else input = h('input', { ...attributes, type: 'text', disabled: true, required: false, placeholder: 'not in the sandbox' });
 	return h('label', { className: 'command-option' }, h('span', {}, label), input);
 }
@@ -177,13 +178,20 @@ function closeCommand() {
 	$('composer-input').value = '';
 }
 
-function sendCommand(event) {
+async function sendCommand(event) {
 	event.preventDefault();
 	const form = $('command-form');
 	const options = [];
+	const files = {};
 	for (const field of form.querySelectorAll('[data-type]')) {
 		if (field.value === '' || field.disabled) continue;
 		const type = Number(field.dataset.type);
+		if (type === 11) {
+			const file = field.files[0];
+			files[field.name] = { filename: file.name, contentType: file.type, base64: await base64Of(file) };
+			options.push({ type, name: field.name, value: `file:${field.name}` });
+			continue;
+		}
 		const value = type === 5 ? field.value === 'true' : type === 4 || type === 10 ? Number(field.value) : field.value;
 		options.push({ type, name: field.name, value });
 	}
@@ -195,7 +203,13 @@ function sendCommand(event) {
 	}
 	const name = view.command.name;
 	closeCommand();
-	act(api('/api/command', { person: view.person, channelId: view.channelId, name, options: wrapped }));
+	act(api('/api/command', { person: view.person, channelId: view.channelId, name, options: wrapped, files }));
+}
+
+async function base64Of(file) {
+	let binary = '';
+	for (const byte of new Uint8Array(await file.arrayBuffer())) binary += String.fromCharCode(byte);
+	return window.btoa(binary);
 }
 
 // ---- buttons, the Apps menu and dialogs ----

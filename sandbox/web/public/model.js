@@ -42,7 +42,7 @@ export function drawExchanges(exchanges) {
 			.map((x) => {
 				const ratings = x.answer?.candidates?.[0]?.safetyRatings?.filter((r) => r.probability !== 'NEGLIGIBLE').map((r) => `${r.category.replace('HARM_CATEGORY_', '')} ${r.probability}`);
 				const outcome = x.status === 0 ? 'no answer yet' : `${x.status}${ratings?.length ? ` · ${ratings.join(', ')}` : x.endpoint === 'generate' && x.status === 200 ? ' · all NEGLIGIBLE' : ''}`;
-				return h('li', { className: 'exchange' }, h('strong', {}, x.endpoint), ` ${x.prompt ? `“${x.prompt.slice(0, 40)}”` : ''} → ${outcome}`);
+				return h('li', { className: 'exchange' }, h('strong', {}, x.endpoint), ` ${x.prompt ? `“${x.prompt.slice(0, 40)}”` : ''}${x.files ? ` + ${x.files.length} file(s)` : ''} → ${outcome}`);
 			}),
 	);
 }
