@@ -21,7 +21,7 @@ describe('npm run sandbox', () => {
 
 	afterAll(() => sandbox?.kill());
 
-	test('in a browser: a member links and asks, a HIGH rating hides the answer, a moderator releases it, Ask Veil works', async () => {
+	test('in a browser: a member links, asks and follows up; a HIGH rating hides the answer; a moderator releases it; Ask Veil works', async () => {
 		expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`).toBe(true);
 		rmSync(SHOTS, { recursive: true, force: true });
 		mkdirSync(SHOTS, { recursive: true });
@@ -62,6 +62,14 @@ describe('npm run sandbox', () => {
 			await shown(page.locator('.message:not(.thinking)', { hasText: 'You asked: “What is a good name for a grey cat?”' }));
 			await none(page.locator('.message.thinking'));
 			await shot('answer');
+
+			// Follow up: a button that opens a form; the answer continues the conversation.
+			await page.locator('.message', { hasText: 'You asked: “What is a good name for a grey cat?”' }).getByRole('button', { name: messages.conversation.followUpButton }).click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(messages.conversation.formTitle);
+			await dialog.locator('textarea, input').first().fill('Shorter, please');
+			await dialog.locator('#modal-submit').click();
+			await shown(page.locator('.message', { hasText: 'You asked: “Shorter, please”' }).filter({ hasText: 'turn 2 of our conversation' }));
+			await shot('follow-up');
 
 			// HIGH in one category: the answer is hidden, the member sees the notice.
 			await chooseModel(page, url, { rating: { category: 'HARM_CATEGORY_HARASSMENT', level: 'HIGH' }, delayMs: 0, failure: 'none' }, async () => {
