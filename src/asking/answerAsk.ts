@@ -103,7 +103,9 @@ async function askOnce(
 		if (!early) await deferOriginal(interaction, request.ephemeral);
 		// The line's "asks ahead" edits change the deferral.
 		else if (ticket.waitedOnEntry) await early.landed();
-		// Files are read once acknowledged (a download may take seconds), before the line: a slot is not held for it.
+		await waitInLine(interaction, ticket, ctx);
+		// Files are read once acknowledged (a download may take seconds), in a generation slot: at most ASK_CONCURRENCY
+		// asks hold a file's bytes at once, whatever the line holds.
 		let files: FileText[] | undefined;
 		if (request.attachments) {
 			try {
@@ -117,7 +119,6 @@ async function askOnce(
 				return askOutcomeOf(error);
 			}
 		}
-		await waitInLine(interaction, ticket, ctx);
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
 		const asked: Turn | undefined = files && { role: 'user', text: request.prompt, files };
