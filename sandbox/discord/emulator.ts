@@ -19,10 +19,12 @@ import { makeBotToken, makeInteractionToken, snowflake } from './ids.js';
 import { CHANNEL_DEFAULT_PARSE } from './mentions.js';
 import { resolveOptions } from './interactionData.js';
 import { DEFAULT_BOT_PERMISSIONS, DM_APP_PERMISSIONS, botChannelPermissions, memberPermissionsIn } from './permissions.js';
-import { memberPayload } from './users.js';
+import { PLAIN_USER_FIELDS, memberPayload } from './users.js';
 import { channelPayload, guildCreatePayload, rolePayload } from './wire.js';
 import { RestApi, type RestFailure } from './rest.js';
 import { Cdn, CDN_PATH, type CdnFileOptions } from './cdn.js';
+import type { ApiViolation } from './apiSpec.js';
+import { specOperations } from './apiSpecSchemas.js';
 
 export type {
 	CallbackRecord,
@@ -38,6 +40,7 @@ export type {
 } from './model.js';
 export type { IdentifyRecord } from './gateway.js';
 export type { CdnFileOptions } from './cdn.js';
+export type { ApiViolation } from './apiSpec.js';
 export type { RestFailure } from './rest.js';
 export { routeRateLimit } from './rest.js';
 export { snowflake } from './ids.js';
@@ -175,7 +178,7 @@ export function isAnswered(state: InteractionState): boolean {
 	return true;
 }
 
-const DEFAULT_USER: APIUser = { id: snowflake(), username: 'member', global_name: 'Member', discriminator: '0', avatar: null };
+const DEFAULT_USER: APIUser = { id: snowflake(), username: 'member', global_name: 'Member', discriminator: '0', avatar: null, ...PLAIN_USER_FIELDS };
 
 /**
  * A local Discord: REST under /api/v10 and the gateway WebSocket on one 127.0.0.1 port, for the real
@@ -183,6 +186,8 @@ const DEFAULT_USER: APIUser = { id: snowflake(), username: 'member', global_name
  * `new Client({ intents, rest: { api: emulator.apiUrl } })` and `client.login(emulator.token)`.
  */
 export class DiscordEmulator {
+	/** The emulators this process started, for a test runner's check after each test, which forgets the stopped ones. */
+	static readonly started = new Set<DiscordEmulator>();
 	readonly token: string;
 	readonly bot: APIUser;
 	readonly applicationId: string;
@@ -201,6 +206,7 @@ export class DiscordEmulator {
 	readonly #server: Server;
 	readonly #timeoutMs: number;
 	#port = 0;
+	#stopped = false;
 
 	private constructor(options: DiscordEmulatorOptions) {
 		this.bot = {
@@ -210,11 +216,12 @@ export class DiscordEmulator {
 			discriminator: '0',
 			avatar: null,
 			bot: true,
+			...PLAIN_USER_FIELDS,
 		};
 		// Discord bots' application id equals the bot user's id.
 		this.applicationId = this.bot.id;
 		this.token = options.token ?? makeBotToken(this.bot.id);
-		const owner: APIUser = { id: snowflake(), username: 'owner', global_name: 'Owner', discriminator: '0', avatar: null };
+		const owner: APIUser = { id: snowflake(), username: 'owner', global_name: 'Owner', discriminator: '0', avatar: null, ...PLAIN_USER_FIELDS };
 		this.#state = new DiscordState(this.bot, owner, this.applicationId, this.token);
 		this.#state.users.set(DEFAULT_USER.id, DEFAULT_USER);
 		this.requests = this.#state.requests;
@@ -245,6 +252,8 @@ export class DiscordEmulator {
 
 	/** Starts an emulator on a random free port of 127.0.0.1. */
 	static async start(options: DiscordEmulatorOptions = {}): Promise<DiscordEmulator> {
+		// Read Discord's published API now, not during the bot's first request.
+		specOperations();
 		const emulator = new DiscordEmulator(options);
 		await new Promise<void>((resolve, reject) => {
 			emulator.#server.once('error', reject);
@@ -252,6 +261,7 @@ export class DiscordEmulator {
 		});
 		emulator.#port = (emulator.#server.address() as AddressInfo).port;
 		emulator.#state.baseUrl = `http://127.0.0.1:${emulator.#port}`;
+		DiscordEmulator.started.add(emulator);
 		return emulator;
 	}
 
@@ -299,8 +309,31 @@ export class DiscordEmulator {
 		return this.#gateway.clientCloses;
 	}
 
+	/**
+	 * What Discord's published API refused since the emulator started (see apiSpec.ts): a request of the bot (also
+	 * answered 400 or 404) or a payload of the emulator. The test harness fails a test that leaves any.
+	 */
+	get apiViolations(): readonly ApiViolation[] {
+		return this.#state.apiViolations;
+	}
+
+	/** Fields the bot sent (or the emulator dispatched) that the published API does not define: listed, not refused. */
+	get undefinedApiFields(): ReadonlySet<string> {
+		return this.#state.undefinedApiFields;
+	}
+
+	get stopped(): boolean {
+		return this.#stopped;
+	}
+
+	/** Removes and returns the violations so far: for a test that provokes one on purpose. */
+	takeApiViolations(): ApiViolation[] {
+		return this.#state.apiViolations.splice(0);
+	}
+
 	/** Closes every socket and the server. */
 	async stop(): Promise<void> {
+		this.#stopped = true;
 		this.#gateway.close();
 		this.#server.closeAllConnections();
 		await new Promise<void>((resolve) => this.#server.close(() => resolve()));
@@ -697,6 +730,7 @@ export class DiscordEmulator {
 			originalEdits: 0,
 			followUps: [],
 			sourceMessage,
+			trigger: type === 5 ? this.#state.modals.get(String(data.custom_id))?.record : undefined,
 			signal: new Signal(),
 		};
 		this.#state.interactions.set(id, record);

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { DiscordState } from './model.js';
 import { guildCreatePayload } from './wire.js';
+import { checkDispatch } from './apiSpec.js';
 import { shardOf } from './shards.js';
 
 /** What an IDENTIFY carried. */
@@ -261,7 +262,7 @@ export class Gateway {
 		const resumeUrl = this.state.baseUrl.replace(/^http/, 'ws');
 		this.#dispatch(session, 'READY', {
 			v: 10,
-			user: { ...this.state.bot, bot: true, verified: true, mfa_enabled: false, flags: 0 },
+			user: { ...this.state.bot, bot: true, verified: true, mfa_enabled: false, flags: 0, locale: 'en-US' },
 			guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
 			session_id: session.id,
 			session_type: 'normal',
@@ -316,11 +317,19 @@ export class Gateway {
 
 	#dispatch(session: Session, t: string, d: unknown): void {
 		if (GUILDS_EVENTS.has(t) && (session.intents & GUILDS_INTENT) === 0) return;
+		this.#holdToPublishedApi(t, d);
 		session.seq += 1;
 		const raw = JSON.stringify({ op: 0, t, s: session.seq, d });
 		session.buffer.push({ s: session.seq, raw });
 		if (session.buffer.length > MAX_BUFFER) session.buffer.splice(0, MAX_BUFFER / 4);
 		if (session.socket?.readyState === WebSocket.OPEN) session.socket.send(raw);
+	}
+
+	/** A payload Discord's published API refuses is recorded for the test to fail on (see apiSpec.ts). */
+	#holdToPublishedApi(t: string, d: unknown): void {
+		const verdict = checkDispatch(t, d);
+		for (const field of verdict.undefinedFields) this.state.undefinedApiFields.add(`dispatch ${t} ${field}`);
+		if (verdict.problems.length > 0) this.state.apiViolations.push({ where: `dispatch ${t}`, problems: verdict.problems });
 	}
 
 	#send(ws: WebSocket | undefined, payload: unknown): void {

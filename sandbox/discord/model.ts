@@ -16,6 +16,7 @@ import { parseMentions } from './mentions.js';
 import { PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
 import { memberPayload } from './users.js';
 import { rolePayload } from './wire.js';
+import type { ApiViolation } from './apiSpec.js';
 
 /** A file that arrived in a multipart body (`files[n]`). */
 export interface UploadedFile {
@@ -178,6 +179,8 @@ export interface InteractionRecord {
 	deferredAt?: number;
 	/** The message a component (or a modal opened from one) sits on. */
 	sourceMessage?: EmulatorMessage;
+	/** For a modal submit: the interaction whose answer showed the modal, when the bot showed it. */
+	trigger?: InteractionRecord;
 	signal: Signal;
 }
 
@@ -262,6 +265,10 @@ export class DiscordState {
 	/** Latest modal shown per custom_id, so a submit can mirror its layout. */
 	readonly modals = new Map<string, { data: APIModalInteractionResponseCallbackData; record: InteractionRecord }>();
 	readonly requests: RecordedRequest[] = [];
+	/** What Discord's published API refused: the bot's requests, the emulator's dispatches (see apiSpec.ts). */
+	readonly apiViolations: ApiViolation[] = [];
+	/** `POST /channels/{channel_id}/messages tts`: fields sent that the published API does not define, listed. */
+	readonly undefinedApiFields = new Set<string>();
 	/** Notified on every recorded request, gateway step and interaction change. */
 	readonly changed = new Signal();
 	baseUrl = '';
@@ -485,12 +492,8 @@ export class DiscordState {
 			message.webhook_id = this.applicationId;
 			message.application_id = this.applicationId;
 			message.interaction_metadata = {
-				id: record.id,
-				type: record.type,
-				user: record.user,
-				authorizing_integration_owners: record.payload.authorizing_integration_owners,
+				...interactionMetadata(record),
 				...(init.origin === 'followup' && record.original ? { original_response_message_id: record.original.id } : {}),
-				...(record.sourceMessage ? { interacted_message_id: record.sourceMessage.id } : {}),
 			};
 		}
 		return message;
@@ -598,8 +601,8 @@ export class DiscordState {
 			mentions: message.mentions,
 			mention_roles: message.mention_roles,
 			attachments: message.attachments,
-			embeds: message.embeds,
-			components: message.components,
+			embeds: message.embeds.map(embedAsSent),
+			components: numberComponents(message.components),
 			flags: message.flags,
 			type: message.type,
 			pinned: message.pinned,
@@ -635,4 +638,42 @@ export class DiscordState {
 		record.signal.notify();
 		this.changed.notify();
 	}
+}
+
+/** A message's `interaction_metadata` for the interaction that made it; a modal submit's names what opened the modal. */
+function interactionMetadata(record: InteractionRecord): Record<string, unknown> {
+	const metadata: Record<string, unknown> = {
+		id: record.id,
+		type: record.type,
+		user: record.user,
+		authorizing_integration_owners: record.payload.authorizing_integration_owners,
+	};
+	if (record.type === 3 && record.sourceMessage) metadata.interacted_message_id = record.sourceMessage.id;
+	if (record.type === 5) {
+		// A modal the test submitted without the bot showing it stands for one a slash command opened.
+		metadata.triggering_interaction_metadata = record.trigger
+			? interactionMetadata(record.trigger)
+			: { id: snowflake(), type: 2, user: record.user, authorizing_integration_owners: record.payload.authorizing_integration_owners };
+	}
+	return metadata;
+}
+
+/** An embed as Discord returns it: with its type, and each field's `inline`. */
+function embedAsSent(embed: APIEmbed): APIEmbed {
+	return { type: 'rich' as APIEmbed['type'], ...embed, ...(embed.fields ? { fields: embed.fields.map((field) => ({ inline: false, ...field })) } : {}) };
+}
+
+/** Components as Discord returns them: each numbered (`id`, from 1, depth first) where the sender gave none. */
+function numberComponents(components: readonly APIMessageTopLevelComponent[]): APIMessageTopLevelComponent[] {
+	let next = 0;
+	const number = (component: unknown): unknown => {
+		if (typeof component !== 'object' || component === null) return component;
+		const numbered: Record<string, unknown> = { ...(component as Record<string, unknown>) };
+		next += 1;
+		numbered.id ??= next;
+		if (Array.isArray(numbered.components)) numbered.components = numbered.components.map(number);
+		if (typeof numbered.accessory === 'object' && numbered.accessory !== null) numbered.accessory = number(numbered.accessory);
+		return numbered;
+	};
+	return components.map(number) as APIMessageTopLevelComponent[];
 }

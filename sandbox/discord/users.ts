@@ -1,7 +1,10 @@
-import type { APIGuildMember, APIUser, GuildMemberFlags } from 'discord.js';
+import type { APIGuildMember, APIUser, GuildMemberFlags, UserFlags } from 'discord.js';
 import { snowflake } from './ids.js';
 
 const knownUsers = new Map<string, APIUser>();
+
+/** What Discord sends of every user though discord.js types it optional (Discord's published API requires it). */
+export const PLAIN_USER_FIELDS: Pick<APIUser, 'public_flags' | 'flags' | 'primary_guild'> = { public_flags: 0 as UserFlags, flags: 0 as UserFlags, primary_guild: null };
 
 /** Users made by {@link makeUser}, so an emulator can resolve them in USER options without being told. */
 export function lookupMadeUser(id: string): APIUser | undefined {
@@ -17,6 +20,7 @@ export function makeUser(username: string): APIUser {
 		discriminator: '0',
 		avatar: null,
 		bot: false,
+		...PLAIN_USER_FIELDS,
 	};
 	knownUsers.set(user.id, user);
 	return user;
@@ -28,6 +32,7 @@ export function memberPayload(user: APIUser, roles: string[]): APIGuildMember {
 		user,
 		nick: null,
 		avatar: null,
+		banner: null,
 		roles,
 		joined_at: new Date().toISOString(),
 		premium_since: null,

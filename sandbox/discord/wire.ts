@@ -63,6 +63,10 @@ export function guildPayload(guild: GuildModel): Record<string, unknown> {
 		premium_progress_bar_enabled: false,
 		safety_alerts_channel_id: null,
 		incidents_data: null,
+		// Fields Discord's published API requires though discord.js reads none of them.
+		home_header: null,
+		region: 'deprecated',
+		nsfw: false,
 	};
 }
 

@@ -341,6 +341,7 @@ describe('discord emulator with a real discord.js client', () => {
 		expect(unknown.status).toBe(404);
 		expect(await unknown.json()).toEqual({ message: '404: Not Found', code: 0 });
 		expect(emulator.requests.at(-1)).toMatchObject({ path: '/no/such/route', status: 404 });
+		expect(emulator.takeApiViolations()).toEqual([{ where: 'GET /no/such/route', problems: ["GET /no/such/route is not a route of Discord's API"] }]);
 	});
 
 	it('resumes after RECONNECT, replays what was dispatched meanwhile, and keeps answering', async () => {
@@ -433,6 +434,11 @@ describe('discord emulator with a real discord.js client', () => {
 		};
 		const bad = await emulator.slashCommand({ name: 'bad' }).waitForAnswer();
 		expect(codes).toEqual([50035, 50035]);
+		// Discord's published API refuses both too; the emulator records them for the test that sent them.
+		expect(emulator.takeApiViolations().flatMap((violation) => violation.problems)).toEqual([
+			expect.stringMatching(/^data\.content: Too big/),
+			expect.stringMatching(/^data\.embeds\.0\.description: Too big/),
+		]);
 		expect(bad.callbacks).toHaveLength(1);
 		expect(bad.original?.content).toBe('fine');
 

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import { buildRegistry } from '../../src/discord/registry.js';
 import { DiscordEmulator, type DiscordEmulatorOptions } from '../../sandbox/discord/emulator.js';
 import { UpstreamStandIn } from './upstreamStandIn.js';
+import { assertNoApiViolations } from './publishedApi.js';
 
 export interface HarnessOptions {
 	/** Environment overrides on top of the harness's own (REQUIRE_LINK, FLAG_RETENTION_DAYS, STORE_URL, LOG_LEVEL…). */
@@ -94,6 +95,7 @@ export async function startTestServices(envOverrides: Record<string, string> = {
 		async stop() {
 			await Promise.allSettled([discord.stop(), upstream.stop()]);
 			rmSync(directory, { recursive: true, force: true });
+			assertNoApiViolations(discord);
 		},
 	};
 }
