@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as delay } from 'node:timers/promises';
 
 /** Limits on one PDF: pages read, and the time its text may take to come out. */
 export interface PdfLimits {
@@ -38,6 +38,8 @@ export async function pdfText(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
 		if (document.numPages > limits.maxPages) return { ok: false, failure: 'too-many-pages' };
 		const pages: string[] = [];
 		for (let number = 1; number <= document.numPages; number += 1) {
+			// pdf.js without a worker runs on promises alone, which starve timers and sockets: each page lets them run.
+			await yieldToEventLoop();
 			if (Date.now() > deadline) return { ok: false, failure: 'too-slow' };
 			const page = await document.getPage(number);
 			const content = await page.getTextContent();

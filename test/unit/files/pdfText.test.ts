@@ -25,4 +25,18 @@ describe('pdfText', () => {
 			failure: 'too-slow',
 		});
 	});
+
+	it('lets the rest of the bot run while it reads: other work gets turns between pages', async () => {
+		const pdf = makePdf(Array.from({ length: 100 }, (_, i) => `page ${i} ${'lorem ipsum '.repeat(6)}`));
+		let turns = 0;
+		const others = setInterval(() => (turns += 1), 0);
+		try {
+			const outcome = await pdfText(pdf, limits);
+			expect(outcome.ok).toBe(true);
+		} finally {
+			clearInterval(others);
+		}
+		// Run to the end on promises alone, pdf.js would give timers (and sockets) no turn at all until it was done.
+		expect(turns).toBeGreaterThan(10);
+	});
 });
