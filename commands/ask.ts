@@ -12,6 +12,7 @@ import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '.
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
+import { askPlaceOf, scopeOf } from '../src/asking/askContext.js';
 import type { AskComponents } from '../src/asking/askComponents.js';
 import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
@@ -62,7 +63,6 @@ export const ASK_COMPONENTS: AskComponents = {
 };
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
 	checkPrompt(prompt, messages.ask.emptyPrompt);
@@ -88,8 +88,8 @@ function followUpModal(conversation: Conversation, presserId: string): ModalBuil
  * The conversation a Follow up names and the presser's link, read together: both decide the first answer (the
  * expired or link-first one, ephemeral), and both come before the acknowledgement.
  */
-async function readConversationAndLink(guildId: string, conversationId: string, userId: string, ctx: InteractionContext) {
-	const [conversation, gate] = await Promise.all([ctx.conversations.find(guildId, conversationId), readLinkGate(userId, ctx)]);
+async function readConversationAndLink(scope: string, conversationId: string, userId: string, ctx: InteractionContext) {
+	const [conversation, gate] = await Promise.all([ctx.conversations.find(scope, conversationId), readLinkGate(userId, ctx)]);
 	// A private conversation's answers went to its owner alone: no one else can have seen them to follow them up.
 	const privateToAnother = conversation?.ephemeral === true && conversation.ownerId !== undefined && conversation.ownerId !== userId;
 	if (!conversation || privateToAnother) throw new UserInputError({ userMessage: messages.conversation.expired, code: 'conversation_expired' });
@@ -100,8 +100,7 @@ async function readConversationAndLink(guildId: string, conversationId: string, 
 const followUpPress: ButtonHandler = {
 	prefix: ASK_PREFIXES.followup,
 	async handle(interaction, [conversationId = ''], ctx) {
-		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
-		const { conversation, gate } = await readConversationAndLink(interaction.guildId, conversationId, interaction.user.id, ctx);
+		const { conversation, gate } = await readConversationAndLink(scopeOf(askPlaceOf(interaction)), conversationId, interaction.user.id, ctx);
 		if (mustLinkFirst(gate)) {
 			await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
 			return;
@@ -117,14 +116,13 @@ const followUpPress: ButtonHandler = {
 const followUpSubmit: ModalHandler = {
 	prefix: ASK_PREFIXES['followup-form'],
 	async handle(interaction, [conversationId = ''], ctx) {
-		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.ask.serversOnly });
 		const prompt = interaction.fields.getTextInputValue('prompt');
 		checkPrompt(prompt, messages.conversation.emptyPrompt);
 		const attachments = followUpUploads(interaction);
 		if (attachments) checkAttachments(attachments);
-		const { guildId } = interaction;
+		const scope = scopeOf(askPlaceOf(interaction));
 		const prepare = async () => {
-			const { conversation, gate } = await readConversationAndLink(guildId, conversationId, interaction.user.id, ctx);
+			const { conversation, gate } = await readConversationAndLink(scope, conversationId, interaction.user.id, ctx);
 			ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
 			const history = seenBy(conversation.turns, interaction.user.id);
 			return { request: { prompt, history, ephemeral: conversation.ephemeral, ...(attachments ? { attachments } : {}) }, gate };

@@ -11,6 +11,7 @@ import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
 import { checkPrompt } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
+import { readableText } from '../src/asking/messageText.js';
 import { askAboutMessage, keptAboutMessage } from '../src/conversations/quoteMessage.js';
 import { ASK_COMPONENTS } from './ask.js';
 import { messages } from '../src/answers/messages.js';
@@ -45,9 +46,7 @@ function askVeilModal(pendingKey: string): ModalBuilder {
  * without the Message Content intent). It is kept briefly for the form's submit, which does not carry it.
  */
 async function execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void> {
-	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.askVeil.serversOnly });
-	// discord.js types it as a string, but leaves it null when a payload has no content field at all.
-	const text = (interaction.targetMessage.content as string | null) ?? '';
+	const text = readableText(interaction.targetMessage);
 	const files = messageAttachments(interaction.targetMessage);
 	if (text.trim() === '' && !files) throw new UserInputError({ userMessage: messages.askVeil.noText, code: 'message_without_text' });
 	// A file Veil does not read refuses the ask now, before the form opens.
@@ -69,7 +68,6 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 const submitQuestion: ModalHandler = {
 	prefix: ASK_VEIL_PREFIXES.question,
 	async handle(interaction, [pendingKey = ''], ctx) {
-		if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.askVeil.serversOnly });
 		const question = interaction.fields.getTextInputValue('question');
 		checkPrompt(question, messages.askVeil.emptyQuestion);
 		const prepare = async () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIApplicationCommandInteractionDataOption, APIAttachment, APIEmbed, APIOverwrite, APIRole, APIUser } from 'discord.js';
+import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption, type APIAttachment, type APIEmbed, type APIOverwrite, type APIRole, type APIUser } from 'discord.js';
 import { Gateway, type IdentifyRecord } from './gateway.js';
 import {
 	DiscordState,
@@ -89,8 +89,16 @@ export interface GuildOptions {
 	channels?: ChannelOptions[];
 	/** The bot role's permissions. Default {@link DEFAULT_BOT_PERMISSIONS}. */
 	botPermissions?: bigint;
-	/** The @everyone role's permissions. Default 0, so `botPermissions` alone decides what the bot may do. */
+	/**
+	 * The @everyone role's permissions. Default 0, so `botPermissions` alone decides what the bot may do; in a
+	 * server `withoutBot`, Use External Apps, as Discord's default role has it (0 turns external apps off there).
+	 */
 	everyonePermissions?: bigint;
+	/**
+	 * A server the app is not in, reached only through members' own installs: no GUILD_CREATE, its guild and channel
+	 * routes answer 403 Missing Access (50001), and only the interaction's own webhook answers there.
+	 */
+	withoutBot?: boolean;
 }
 
 export interface InteractionOptions {
@@ -109,6 +117,12 @@ export interface InteractionOptions {
 	 */
 	memberPermissions?: bigint;
 	locale?: string;
+	/**
+	 * Which installs of the app authorize the interaction (`authorizing_integration_owners`): `guild` (the server's,
+	 * or `"0"` in the bot's DM) and `user` (the member's own). Default: the server's where the bot is, the member's in
+	 * a server without the bot and in a group DM, and the bot DM as the server install's.
+	 */
+	installs?: readonly ('guild' | 'user')[];
 }
 
 export interface SlashCommandOptions extends InteractionOptions {
@@ -133,6 +147,8 @@ export interface MemberMessageOptions {
 	embeds?: APIEmbed[];
 	/** Files the member attached, from {@link DiscordEmulator.attach}. */
 	attachments?: APIAttachment[];
+	/** Forwards this message instead: empty content, `message_reference.type` 1 and its `message_snapshots`. */
+	forwardOf?: EmulatorMessage;
 }
 
 export interface ButtonOptions extends InteractionOptions {
@@ -351,12 +367,13 @@ export class DiscordEmulator {
 		const id = options.id ?? snowflake();
 		const botRoleId = snowflake();
 		const botMember = memberPayload(this.bot, [botRoleId]);
+		const everyone = options.everyonePermissions ?? (options.withoutBot ? PermissionFlagsBits.UseExternalApps : 0n);
 		const guild: GuildModel = {
 			id,
 			name: options.name ?? 'Test Guild',
 			owner_id: this.#state.owner.id,
 			roles: [
-				rolePayload(id, '@everyone', 0, options.everyonePermissions ?? 0n),
+				rolePayload(id, '@everyone', 0, everyone),
 				rolePayload(botRoleId, this.bot.username, 1, options.botPermissions ?? DEFAULT_BOT_PERMISSIONS, this.bot.id),
 			],
 			botRoleId,
@@ -371,12 +388,32 @@ export class DiscordEmulator {
 				nsfw: false,
 				deleted: false,
 			})),
-			members: [botMember],
+			members: options.withoutBot ? [] : [botMember],
 			joined_at: botMember.joined_at ?? new Date().toISOString(),
 		};
+		if (options.withoutBot) guild.withoutBot = true;
 		this.#state.addGuild(guild);
-		this.#dispatchAll('GUILD_CREATE', guildCreatePayload(guild));
+		if (!options.withoutBot) this.#dispatchAll('GUILD_CREATE', guildCreatePayload(guild));
 		return guild;
+	}
+
+	/** Adds a group DM of these users (the bot is never a member): commands reach it through a member's own install. */
+	addGroupDm(users: readonly APIUser[], name = ''): ChannelModel {
+		for (const user of users) if (!this.#state.users.has(user.id)) this.#state.users.set(user.id, user);
+		const channel: ChannelModel = {
+			id: snowflake(),
+			type: 3,
+			name,
+			guild_id: null,
+			position: 0,
+			permission_overwrites: [],
+			topic: null,
+			nsfw: false,
+			deleted: false,
+			recipients: [...users],
+		};
+		this.#state.channels.set(channel.id, channel);
+		return channel;
 	}
 
 	/** Replaces a channel's permission overwrites and dispatches CHANNEL_UPDATE. */
@@ -588,16 +625,24 @@ export class DiscordEmulator {
 	/** Posts a message as a member typed it in their client: ordinary mention parsing, no bot involved. */
 	postAsMember(options: MemberMessageOptions): EmulatorMessage {
 		const where = this.#where({ user: options.user, channelId: options.channelId });
+		const forwarded = options.forwardOf;
 		const message = this.#state.createMessage({
 			channelId: where.channel.id,
 			guildId: where.guild?.id ?? null,
-			body: { content: options.content, embeds: options.embeds ?? [] },
+			body: forwarded ? { content: '', embeds: [] } : { content: options.content, embeds: options.embeds ?? [] },
 			files: [],
 			origin: 'member',
 			parse: CHANNEL_DEFAULT_PARSE,
 			author: where.user,
+			type: 0,
 		});
 		if (options.attachments) message.attachments = [...options.attachments];
+		if (forwarded) {
+			// A forward carries no content of its own: a snapshot of the message, and a reference of type 1 (FORWARD).
+			message.message_reference = { type: 1, message_id: forwarded.id, channel_id: forwarded.channel_id, ...(forwarded.guild_id ? { guild_id: forwarded.guild_id } : {}) };
+			const { content, embeds, attachments, timestamp, edited_timestamp, flags, mentions, mention_roles, type } = forwarded;
+			message.message_snapshots = [{ message: { content, embeds, attachments, timestamp, edited_timestamp, flags, mentions, mention_roles, type, components: [] } }];
+		}
 		this.#state.addMessage(message);
 		return message;
 	}
@@ -669,7 +714,7 @@ export class DiscordEmulator {
 			channel = guild.channels.find((c) => !c.deleted);
 			if (!channel) throw new Error(`Guild ${guild.id} has no channel left`);
 		}
-		if (channel.type === 1) return { user, guild: undefined, channel };
+		if (channel.type === 1 || channel.type === 3) return { user, guild: undefined, channel };
 		if (options.guildId && channel.guild_id !== options.guildId) throw new Error(`Channel ${channel.id} is not in guild ${options.guildId}`);
 		const guild = this.#state.guilds.get(channel.guild_id ?? '');
 		if (guild && options.memberPermissions !== undefined) this.#state.givePermissions(guild.id, user, options.memberPermissions);
@@ -684,6 +729,11 @@ export class DiscordEmulator {
 		sourceMessage: EmulatorMessage | undefined,
 	): InteractionHandle {
 		const { user, guild, channel } = where;
+		const installs = options.installs ?? (guild?.withoutBot || channel.type === 3 ? ['user'] : ['guild']);
+		if (installs.includes('guild') && (guild?.withoutBot || channel.type === 3)) throw new Error('The app is not installed where it is not a member: only a user install reaches there');
+		const owners: Record<string, string> = {};
+		if (installs.includes('guild')) owners['0'] = guild?.id ?? '0';
+		if (installs.includes('user')) owners['1'] = user.id;
 		const id = snowflake();
 		const token = makeInteractionToken();
 		const payload: Record<string, unknown> = {
@@ -706,16 +756,16 @@ export class DiscordEmulator {
 			payload.guild_locale = 'en-US';
 			payload.member = { ...member, roles: [...member.roles], user, permissions };
 			payload.channel = { ...channelPayload(channel), permissions };
-			payload.app_permissions = botChannelPermissions(guild, channel, this.bot.id).toString();
-			payload.authorizing_integration_owners = { '0': guild.id };
+			// Where the bot is not a member, Discord gives the app what an external app may do there.
+			payload.app_permissions = (guild.withoutBot ? DM_APP_PERMISSIONS : botChannelPermissions(guild, channel, this.bot.id)).toString();
 			payload.context = 0;
 		} else {
 			payload.user = user;
 			payload.channel = { ...channelPayload(channel), permissions: DM_APP_PERMISSIONS.toString() };
 			payload.app_permissions = DM_APP_PERMISSIONS.toString();
-			payload.authorizing_integration_owners = { '0': '0' };
-			payload.context = 1;
+			payload.context = channel.type === 3 ? 2 : 1;
 		}
+		payload.authorizing_integration_owners = owners;
 		if (sourceMessage) payload.message = this.#state.toApi(sourceMessage);
 		const record: InteractionRecord = {
 			id,
@@ -733,6 +783,12 @@ export class DiscordEmulator {
 			trigger: type === 5 ? this.#state.modals.get(String(data.custom_id))?.record : undefined,
 			signal: new Signal(),
 		};
+		if (!('0' in owners)) {
+			// Discord's rules for an interaction only a member's own install authorized.
+			record.followUpCap = 5;
+			const member = payload.member as { permissions?: string } | undefined;
+			if (guild && (BigInt(member?.permissions ?? '0') & PermissionFlagsBits.UseExternalApps) === 0n) record.forcedEphemeral = true;
+		}
 		this.#state.interactions.set(id, record);
 		this.#state.interactionsByToken.set(token, record);
 		try {

@@ -258,7 +258,7 @@ export class Gateway {
 			properties: d.properties,
 			at: Date.now(),
 		});
-		const guilds = [...this.state.guilds.values()].filter((guild) => covers(session, guild.id));
+		const guilds = [...this.state.guilds.values()].filter((guild) => !guild.withoutBot && covers(session, guild.id));
 		const resumeUrl = this.state.baseUrl.replace(/^http/, 'ws');
 		this.#dispatch(session, 'READY', {
 			v: 10,

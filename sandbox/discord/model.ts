@@ -53,7 +53,7 @@ export interface RecordedRequest {
 
 export interface ChannelModel {
 	id: string;
-	/** 0 guild text, 1 DM. */
+	/** 0 guild text, 1 DM, 3 group DM. */
 	type: number;
 	name: string;
 	guild_id: string | null;
@@ -65,6 +65,8 @@ export interface ChannelModel {
 	deleted: boolean;
 	/** The other side of a DM channel. */
 	recipient?: APIUser;
+	/** The members of a group DM (the bot is never one: it only answers there through a member's install). */
+	recipients?: APIUser[];
 }
 
 export interface GuildModel {
@@ -78,6 +80,11 @@ export interface GuildModel {
 	/** members[0] is the bot; interaction users are added as they appear. */
 	members: APIGuildMember[];
 	joined_at: string;
+	/**
+	 * A server the bot is not in (see GuildOptions.withoutBot): no GUILD_CREATE, its guild and channel routes answer
+	 * 403 Missing Access, and only a member's own install of the app reaches it.
+	 */
+	withoutBot?: boolean;
 }
 
 /** Where a stored message came from: `member` is one a member typed (see postAsMember). */
@@ -107,6 +114,8 @@ export interface EmulatorMessage {
 	pinned: boolean;
 	message_reference?: APIMessageReference;
 	interaction_metadata?: Record<string, unknown>;
+	/** A forward's copy of the message it forwards (`message_reference.type` 1). */
+	message_snapshots?: Array<{ message: Record<string, unknown> }>;
 	webhook_id?: string;
 	application_id?: string;
 	nonce?: string | number;
@@ -181,6 +190,10 @@ export interface InteractionRecord {
 	sourceMessage?: EmulatorMessage;
 	/** For a modal submit: the interaction whose answer showed the modal, when the bot showed it. */
 	trigger?: InteractionRecord;
+	/** Discord makes every response ephemeral (a member without Use External Apps, through a user-only install). */
+	forcedEphemeral?: boolean;
+	/** At most this many follow-up messages (5 for an interaction only a user install authorized). */
+	followUpCap?: number;
 	signal: Signal;
 }
 
@@ -612,6 +625,7 @@ export class DiscordState {
 		if (message.application_id) api.application_id = message.application_id;
 		if (message.interaction_metadata) api.interaction_metadata = message.interaction_metadata;
 		if (message.nonce !== undefined) api.nonce = message.nonce;
+		if (message.message_snapshots) api.message_snapshots = message.message_snapshots;
 		if (message.message_reference) {
 			api.message_reference = message.message_reference;
 			const ref = message.message_reference.message_id ? this.messages.get(message.message_reference.message_id) : undefined;

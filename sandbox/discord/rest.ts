@@ -332,8 +332,11 @@ export class RestApi {
 		if (failure === 'unknown-channel') return UNKNOWN_CHANNEL();
 		const channel = this.state.channels.get(id);
 		if (!channel || channel.deleted) return UNKNOWN_CHANNEL();
+		// A group DM, or a server the bot is not in: the bot is not there, only a member's install answered there.
+		if (channel.type === 3) return MISSING_ACCESS();
 		if (channel.guild_id) {
 			const guild = this.state.guilds.get(channel.guild_id);
+			if (guild?.withoutBot) return MISSING_ACCESS();
 			if (guild) {
 				const perms = botChannelPermissions(guild, channel, this.state.bot.id);
 				if ((perms & VIEW) === 0n) return MISSING_ACCESS();
@@ -352,6 +355,7 @@ export class RestApi {
 
 	#guild(ctx: Ctx, next: (guild: GuildModel) => Reply): Reply {
 		const guild = this.state.guilds.get(ctx.params.guild ?? '');
+		if (guild?.withoutBot) return MISSING_ACCESS();
 		return guild ? next(guild) : json(404, { message: 'Unknown Guild', code: 10004 });
 	}
 
@@ -376,6 +380,7 @@ export class RestApi {
 		const guildId = ctx.params.guild;
 		if (guildId === undefined) return next(this.state.globalCommands, undefined);
 		if (!this.state.guilds.has(guildId)) return json(404, { message: 'Unknown Guild', code: 10004 });
+		if (this.state.guilds.get(guildId)?.withoutBot) return MISSING_ACCESS();
 		let list = this.state.guildCommands.get(guildId);
 		if (!list) this.state.guildCommands.set(guildId, (list = []));
 		return next(list, guildId);
@@ -439,7 +444,8 @@ export class RestApi {
 		const now = Date.now();
 		if (now - record.dispatchedAt > this.options.interactionDeadlineMs) return UNKNOWN_INTERACTION();
 		const type = Number(ctx.body.type);
-		const data = (ctx.body.data && typeof ctx.body.data === 'object' ? ctx.body.data : {}) as InteractionCallbackData;
+		let data = (ctx.body.data && typeof ctx.body.data === 'object' ? ctx.body.data : {}) as InteractionCallbackData;
+		if (record.forcedEphemeral && (type === 4 || type === 5)) data = { ...data, flags: (typeof data.flags === 'number' ? data.flags : 0) | 64 };
 		const isCommand = record.type === 2;
 		let message: EmulatorMessage | undefined;
 		switch (type) {
@@ -546,10 +552,15 @@ export class RestApi {
 			s.editMessage(original, { ...ctx.body, flags: undefined }, ctx.files, WEBHOOK_DEFAULT_PARSE);
 			message = original;
 		} else {
+			const created = record.followUps.filter((m) => m.origin === 'followup').length;
+			if (record.followUpCap !== undefined && created >= record.followUpCap) {
+				return json(400, { message: 'This interaction has hit the maximum number of follow up messages', code: 40094 });
+			}
+			const forced = record.forcedEphemeral ? { flags: (typeof ctx.body.flags === 'number' ? ctx.body.flags : 0) | 64 } : {};
 			message = s.createMessage({
 				channelId: record.channelId,
 				guildId: record.guildId,
-				body: ctx.body,
+				body: { ...ctx.body, ...forced },
 				files: ctx.files,
 				origin: 'followup',
 				parse: WEBHOOK_DEFAULT_PARSE,

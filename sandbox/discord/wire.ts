@@ -6,6 +6,9 @@ export function channelPayload(channel: ChannelModel): Record<string, unknown> {
 	if (channel.type === 1) {
 		return { id: channel.id, type: 1, last_message_id: null, flags: 0, recipients: channel.recipient ? [channel.recipient] : [] };
 	}
+	if (channel.type === 3) {
+		return { id: channel.id, type: 3, name: channel.name || null, icon: null, owner_id: channel.recipients?.[0]?.id, last_message_id: null, flags: 0, recipients: channel.recipients ?? [] };
+	}
 	return {
 		id: channel.id,
 		type: channel.type,

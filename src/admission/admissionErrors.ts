@@ -71,11 +71,12 @@ export class DailyLimitError extends AdmissionRefusal {
 	readonly outcome = 'limited';
 	readonly resetsAt: number;
 
-	constructor(limit: number, resetsAt: number) {
+	/** `scope`: the server's `asks_per_day`, or ASK_USER_PER_DAY outside Veil's servers. */
+	constructor(limit: number, resetsAt: number, scope: 'server' | 'outside' = 'server') {
 		super({
 			code: 'ask_daily_limit',
-			message: `past the server's limit of ${limit} asks a day for this member`,
-			userMessage: messages.admission.dailyLimit(limit, relativeTime(resetsAt)),
+			message: `past the ${scope === 'server' ? "server's" : 'outside-servers'} limit of ${limit} asks a day for this member`,
+			userMessage: (scope === 'server' ? messages.admission.dailyLimit : messages.admission.userDailyLimit)(limit, relativeTime(resetsAt)),
 		});
 		this.resetsAt = resetsAt;
 	}

@@ -18,7 +18,8 @@ export function nextUtcMidnight(now: number): number {
 
 /** Who asks where, and what the server allows. */
 export interface DailyAsk {
-	readonly guildId: string;
+	/** The server that installed Veil; null: outside Veil's servers, counted under ASK_USER_PER_DAY. */
+	readonly guildId: string | null;
 	readonly memberId: string;
 	/** The server's `asks_per_day`; 0 or unset means no limit. */
 	readonly limit: number | undefined;
@@ -46,8 +47,8 @@ export class DailyLimit {
 		const resetsAt = nextUtcMidnight(now);
 		// The day is in the key, so a count never carries over; the expiry only tidies the store, an hour late so
 		// processes whose clocks differ a little still share the day's count.
-		const key = `asks:${ask.guildId}:${ask.memberId}:${utcDay(now)}`;
+		const key = ask.guildId === null ? `asks-outside:${ask.memberId}:${utcDay(now)}` : `asks:${ask.guildId}:${ask.memberId}:${utcDay(now)}`;
 		const count = await this.#counter.increment(key, resetsAt + HOUR_MS);
-		if (count > limit) throw new DailyLimitError(limit, resetsAt);
+		if (count > limit) throw new DailyLimitError(limit, resetsAt, ask.guildId === null ? 'outside' : 'server');
 	}
 }

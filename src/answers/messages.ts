@@ -29,7 +29,6 @@ export const messages = {
 		unconfirmedWrite: "Veil's storage isn't answering right now, so your change may not have been saved. Please try again in a minute.",
 	},
 	ask: {
-		serversOnly: '/ask works in servers only.',
 		emptyPrompt: 'Your prompt is empty. Type a question after /ask.',
 		promptTooLong: (max: number) => `Your prompt is too long: at most ${max} characters.`,
 		linkFirst:
@@ -39,9 +38,13 @@ export const messages = {
 		emptyAnswer: 'The model returned an empty answer. Try rephrasing your prompt.',
 		cutShort: '✂️ Cut short: the model reached its length limit.',
 		attached: (fileName: string) => `The whole answer is attached as ${fileName}.`,
-		hiddenHeadline: (kept: boolean) =>
+		/** `keptFor`: who reviews the flag (none: it could not be stored). */
+		hiddenHeadline: (keptFor: 'server' | 'operators' | undefined) =>
 			"🛡️ **This answer was hidden.** The model's safety checks did not clear it, so Veil kept it back" +
-			(kept ? " for this server's moderators to review." : '.'),
+			(keptFor === 'server' ? " for this server's moderators to review." : keptFor === 'operators' ? " for Veil's operators to review." : '.'),
+		/** Outside Veil's servers without an operators' server: nothing is kept. */
+		hiddenWithheld:
+			"🛡️ **This answer was withheld.** The model's safety checks did not clear it. Outside servers that added Veil there are no moderators to review it, so it was not kept and cannot be released.",
 		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
 		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
 		/** The reasons beside the ratings in `hiddenWhy`, by the verdict's reason; `label` is an `upstreamLabel`. */
@@ -71,6 +74,9 @@ export const messages = {
 		/** Past `/settings limits asks_per_day`; `resetsAt` is a Discord timestamp. */
 		dailyLimit: (limit: number, resetsAt: string) =>
 			`You've reached this server's limit of ${limit} question${limit === 1 ? '' : 's'} a day. It resets ${resetsAt}.`,
+		/** Past ASK_USER_PER_DAY, outside servers that installed Veil; `resetsAt` is a Discord timestamp. */
+		userDailyLimit: (limit: number, resetsAt: string) =>
+			`You've reached your limit of ${limit} question${limit === 1 ? '' : 's'} a day outside servers that added Veil. It resets ${resetsAt}.`,
 		/** The breaker is open: nothing is sent upstream for a while. */
 		serviceDown: "The model's service is not answering right now, so Veil is not sending it questions for a moment. Please try again in a minute.",
 	},
@@ -90,7 +96,6 @@ export const messages = {
 		},
 	},
 	askVeil: {
-		serversOnly: 'Ask Veil works in servers only.',
 		noText: 'That message has no text for Veil to read. Pick a message with text, or ask with /ask.',
 		formTitle: 'Ask Veil about this message',
 		questionLabel: 'Your question',

@@ -10,6 +10,7 @@ import { countDailyAsk, readDailyLimit } from './dailyAsks.js';
 import { hideAnswer } from './hideAnswer.js';
 import { findLinkQuietly, linkFirstAnswer, mustLinkFirst, type LinkGate } from './linkGate.js';
 import { showAnswer } from './showAnswer.js';
+import { askPlaceOf } from './askContext.js';
 import { waitInLine } from './waitInLine.js';
 import { EarlyDeferral } from './earlyDeferral.js';
 import { deferOriginal } from '../discord/originalResponse.js';
@@ -56,11 +57,16 @@ async function askOnce(
 	const admitted = ctx.admission.admit(interaction.user.id);
 	let early: EarlyDeferral | undefined;
 	try {
-		const exempt = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
+		// A server's own rules where it installed Veil; elsewhere the member's daily count, and answers only through
+		// the interaction, whose visibility Discord may decide (see askContext).
+		const place = askPlaceOf(interaction);
+		const guildId = place.kind === 'server' ? place.guildId : null;
+		const outside = guildId === null;
+		const exempt = guildId !== null && (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
 		let ticket: Ticket | undefined;
-		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || !ctx.settings.lastSeenLimited(interaction.guildId))) {
+		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || guildId === null || !ctx.settings.lastSeenLimited(guildId))) {
 			ticket = admitted.enterLine(ctx.signal);
-			early = new EarlyDeferral(interaction, options.early.ephemeral);
+			early = new EarlyDeferral(interaction, options.early.ephemeral, outside);
 			// The reads, and the generation call they allow, go on while the deferral makes its round trip: with
 			// Discord far away that is a round trip off every answer. Only what touches the deferral waits for it.
 			await early.sent();
@@ -69,8 +75,9 @@ async function askOnce(
 		try {
 			prepared = await Promise.all([
 				prepare(),
-				exempt ? undefined : readDailyLimit(interaction.guildId, ctx),
-				ctx.settings.instructions.forAsk(interaction.guildId, interaction.channelId),
+				exempt ? undefined : guildId === null ? ctx.config.askUserPerDay : readDailyLimit(guildId, ctx),
+				// A server's instructions are its own: none outside Veil's servers.
+				guildId === null ? undefined : ctx.settings.instructions.forAsk(guildId, interaction.channelId),
 			]);
 		} catch (error) {
 			// Without an early deferral, or for an unexpected error, the router answers (in the deferral's place).
@@ -92,7 +99,7 @@ async function askOnce(
 		}
 		ticket ??= admitted.enterLine(ctx.signal);
 		try {
-			await countDailyAsk(admitted, { guildId: interaction.guildId, limit: dailyLimit, exempt }, ctx);
+			await countDailyAsk(admitted, { guildId, limit: dailyLimit, exempt }, ctx);
 		} catch (error) {
 			if (!early || !(error instanceof DailyLimitError)) throw error;
 			await early.refuse({ content: error.userMessage });
@@ -100,7 +107,8 @@ async function askOnce(
 		}
 		admitted.started();
 
-		if (!early) await deferOriginal(interaction, request.ephemeral);
+		let ephemeral = request.ephemeral;
+		if (!early) ephemeral = await deferOriginal(interaction, request.ephemeral, outside);
 		// The line's "asks ahead" edits change the deferral.
 		else if (ticket.waitedOnEntry) await early.landed();
 		await waitInLine(interaction, ticket, ctx);
@@ -115,7 +123,7 @@ async function askOnce(
 				// Which file failed, and why, is the member's business: the public "thinking…" goes.
 				ctx.log.info({ code: error.code }, 'an attachment was refused');
 				if (early) await early.refuse({ content: error.userMessage });
-				else await refuseAlone(interaction, request.ephemeral, { content: error.userMessage });
+				else await refuseAlone(interaction, ephemeral, { content: error.userMessage });
 				return askOutcomeOf(error);
 			}
 		}
@@ -138,21 +146,25 @@ async function askOnce(
 				.finally(() => observeGeneration((performance.now() - started) / 1000));
 		});
 		// Should Discord refuse the deferral, the answer has nowhere to go (the call stops): the router logs it.
-		if (early) await early.landed();
+		if (early) ephemeral = await early.landed();
+		// What Discord applied, not what was asked: an answer it made ephemeral is a private one from here on.
+		const applied = ephemeral === request.ephemeral ? request : { ...request, ephemeral };
+		if (ephemeral !== request.ephemeral) ctx.log.info('Discord made the answer ephemeral: the ask counts as private');
 		const verdict = judgeResponse(response);
 		if (verdict.kind === 'shown') {
 			// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 			ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
-			await showAnswer(interaction, verdict, asked ? { ...request, files } : request, components, ctx);
+			await showAnswer(interaction, verdict, asked ? { ...applied, files } : applied, components, ctx);
 			return 'shown';
 		}
 		ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
-		// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM.
-		const noticeMessageId = request.ephemeral ? undefined : await noticeMessageIdOf(interaction, ctx);
+		// An ephemeral notice cannot be replied to; a release of its flag goes to the member alone, by DM. Outside
+		// Veil's servers the notice is the member's alone, and so is any release.
+		const noticeMessageId = applied.ephemeral || outside ? undefined : await noticeMessageIdOf(interaction, ctx);
 		await hideAnswer(
 			interaction,
 			verdict,
-			{ prompt: request.prompt, files, text: candidateText(response), noticeMessageId, private: request.ephemeral, quotedAuthor: request.quotedAuthor },
+			{ prompt: applied.prompt, files, text: candidateText(response), noticeMessageId, private: applied.ephemeral, quotedAuthor: applied.quotedAuthor },
 			components,
 			ctx,
 		);

@@ -17,8 +17,8 @@ export interface AskComponents {
 	readonly modlogViewPrefix: CustomIdPrefix;
 }
 
-/** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; in a server. */
-export type AskInteraction = ChatInputCommandInteraction<'cached' | 'raw'> | ModalSubmitInteraction<'cached' | 'raw'>;
+/** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; anywhere (see askContext). */
+export type AskInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;
 
 /** One ask, as the shared path takes it. */
 export interface AskRequest {

@@ -20,7 +20,7 @@ export async function readDailyLimit(guildId: string, ctx: InteractionContext): 
 /** Counts the ask in the store, or throws the daily limit's refusal; a store that fails lets it through. */
 export async function countDailyAsk(
 	admitted: AdmittedAsk,
-	ask: { guildId: string; limit: number | undefined; exempt: boolean },
+	ask: { guildId: string | null; limit: number | undefined; exempt: boolean },
 	ctx: InteractionContext,
 ): Promise<void> {
 	try {

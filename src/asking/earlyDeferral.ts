@@ -13,13 +13,14 @@ import { refuseAlone, type Refusal } from './refuseAlone.js';
 export class EarlyDeferral {
 	readonly #interaction: AskInteraction;
 	readonly #ephemeral: boolean;
-	readonly #deferring: Promise<unknown>;
+	readonly #deferring: Promise<boolean>;
 	readonly #refused = new AbortController();
 
-	constructor(interaction: AskInteraction, ephemeral: boolean) {
+	/** `readVisibility`: see deferOriginal. */
+	constructor(interaction: AskInteraction, ephemeral: boolean, readVisibility = false) {
 		this.#interaction = interaction;
 		this.#ephemeral = ephemeral;
-		this.#deferring = deferOriginal(interaction, ephemeral);
+		this.#deferring = deferOriginal(interaction, ephemeral, readVisibility);
 		// Whoever awaits the deferral meets its failure; until then it must not count as unhandled.
 		this.#deferring.catch((error: unknown) => this.#refused.abort(error));
 	}
@@ -40,8 +41,8 @@ export class EarlyDeferral {
 		return new Promise((resolve) => setImmediate(resolve));
 	}
 
-	/** Resolves once Discord has the deferral: nothing edits it before. */
-	landed(): Promise<unknown> {
+	/** Resolves once Discord has the deferral (nothing edits it before), with whether the answer is ephemeral. */
+	landed(): Promise<boolean> {
 		return this.#deferring;
 	}
 

@@ -6,6 +6,7 @@ import type { Verdict } from '../generation/safetyVerdict.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
 import { answerInPlace } from './answerInPlace.js';
+import { askPlaceOf, scopeOf } from './askContext.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 
@@ -27,7 +28,7 @@ export async function showAnswer(
 ): Promise<void> {
 	// An empty answer starts nothing: there is nothing to follow up.
 	const conversationId = verdict.text.trim() === '' ? undefined : newConversationId();
-	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, { guildId: interaction.guildId, askerId: interaction.user.id }, verdict, request, ctx));
+	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, { guildId: scopeOf(askPlaceOf(interaction)), askerId: interaction.user.id }, verdict, request, ctx));
 	const parts = answerMessages(verdict.text, verdict.cutShort);
 	const withButton = (part: (typeof parts)[number]) =>
 		conversationId === undefined ? part : { ...part, components: [components.followUpRow(conversationId)] };

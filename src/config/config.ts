@@ -35,6 +35,10 @@ export interface Config extends ShardSettings {
 	readonly askMemberPerMinute: number;
 	/** /link submits this process may send to the account service in 60 s; 0: no cap. */
 	readonly linkPerProcessPerMinute: number;
+	/** The operators' own server: held answers from outside Veil's servers are reviewed there; undefined: none kept. */
+	readonly operatorGuildId: string | undefined;
+	/** Asks per member per UTC day outside servers that installed Veil; 0: no limit. */
+	readonly askUserPerDay: number;
 	readonly logLevel: string;
 	/** Port of the operators' endpoint (`/metrics`, `/healthz`, `/readyz`); undefined: off. 0 picks a free one. */
 	readonly metricsPort: number | undefined;
@@ -122,6 +126,8 @@ const environmentSchema = z.object({
 		z.coerce.number({ error: 'a number of hours above 0' }).positive('a number of hours above 0'),
 		24,
 	),
+	OPERATOR_GUILD_ID: optional(snowflake),
+	ASK_USER_PER_DAY: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 50),
 	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 	METRICS_PORT: optional(port),
 	METRICS_HOST: withDefault(listenHost, '127.0.0.1'),
@@ -161,6 +167,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		askQueueMax: e.ASK_QUEUE_MAX,
 		askMemberPerMinute: e.ASK_MEMBER_PER_MINUTE,
 		linkPerProcessPerMinute: e.LINK_PER_PROCESS_PER_MINUTE,
+		operatorGuildId: e.OPERATOR_GUILD_ID,
+		askUserPerDay: e.ASK_USER_PER_DAY,
 		logLevel: e.LOG_LEVEL,
 		...shards.settings,
 		metricsPort: e.METRICS_PORT,

@@ -1,4 +1,4 @@
-import { InteractionResponseType, MessageFlags, Routes, type APIActionRowComponent, type APIButtonComponentWithCustomId, type MessageMentionOptions, type RepliableInteraction } from 'discord.js';
+import { InteractionResponseType, MessageFlags, Routes, type RESTPostAPIInteractionCallbackWithResponseResult, type APIActionRowComponent, type APIButtonComponentWithCustomId, type MessageMentionOptions, type RepliableInteraction } from 'discord.js';
 
 /** A text message with a row of buttons at most: what an answer replaces its deferral with. */
 export interface OriginalEdit {
@@ -11,15 +11,22 @@ export interface OriginalEdit {
  * Defers the interaction's answer ("thinking…", only for the member when `ephemeral`): the callback discord.js's
  * `deferReply` sends, sent by the client's REST directly, without the bit field, query and response object it builds
  * on every ask. The interaction's state changes as `deferReply` changes it, so its other methods work as usual.
+ *
+ * With `readVisibility`, Discord's answer says whether the answer is ephemeral, and that is returned: Discord may
+ * make it so whatever Veil asked (a server that turned off external apps for its members). Otherwise it returns
+ * what was asked.
  */
-export async function deferOriginal(interaction: RepliableInteraction, ephemeral: boolean): Promise<void> {
+export async function deferOriginal(interaction: RepliableInteraction, ephemeral: boolean, readVisibility = false): Promise<boolean> {
 	if (interaction.deferred || interaction.replied) throw new Error('the interaction has been acknowledged already');
-	await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
+	const answer = (await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
 		body: { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: ephemeral ? MessageFlags.Ephemeral : 0 } },
 		auth: false,
-	});
+		...(readVisibility ? { query: new URLSearchParams({ with_response: 'true' }) } : {}),
+	})) as Partial<RESTPostAPIInteractionCallbackWithResponseResult> | undefined;
+	const applied = ephemeral || answer?.interaction?.response_message_ephemeral === true;
 	interaction.deferred = true;
-	interaction.ephemeral = ephemeral;
+	interaction.ephemeral = applied;
+	return applied;
 }
 
 /**

@@ -8,6 +8,9 @@ const ratingLineSchema = z.object({
 	blocked: z.boolean(),
 });
 
+/** The channelId of a flag asked outside Veil's servers, and of its index entry: no channel id is ever this. */
+export const OUTSIDE_CHANNEL = 'outside';
+
 const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
 export type FlagDecision = (typeof FLAG_DECISIONS)[number];
 
@@ -21,6 +24,11 @@ const flagMetadataSchema = z.object({
 	noticeMessageId: z.string().optional(),
 	/** Asked with `private:true`; absent in records from before it was kept (see askedPrivately). */
 	private: z.boolean().optional(),
+	/**
+	 * Asked outside Veil's servers (a DM, a group DM, a server without Veil), kept in the operators' server: the
+	 * kind of place only, never a foreign server's name or channel (the flag's channelId is then OUTSIDE_CHANNEL).
+	 */
+	outside: z.enum(['dm', 'group-dm', 'server']).optional(),
 	ratings: z.array(ratingLineSchema),
 	finishReason: z.string().optional(),
 	blockReason: z.string().optional(),

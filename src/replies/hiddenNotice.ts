@@ -27,10 +27,14 @@ function hiddenReasons(verdict: HiddenVerdict): string[] {
 	return [...ratings, ...others];
 }
 
-/** The member's answer when the reply is hidden: why, by category and probability, never the text. */
-export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined): OutgoingMessage {
+/**
+ * The member's answer when the reply is hidden: why, by category and probability, never the text. `reviewers`: who
+ * reviews its flag (this server's moderators, Veil's operators), or `none` where nothing is kept (outside Veil's
+ * servers without an operators' server).
+ */
+export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none' = 'server'): OutgoingMessage {
 	const lines = [
-		messages.ask.hiddenHeadline(flagId !== undefined),
+		reviewers === 'none' ? messages.ask.hiddenWithheld : messages.ask.hiddenHeadline(flagId === undefined ? undefined : reviewers),
 		messages.ask.hiddenWhy(hiddenReasons(verdict)),
 	];
 	if (flagId) lines.push(`-# ${messages.ask.hiddenReference(flagId)}`);

@@ -84,7 +84,8 @@ describe('Ask Veil', () => {
 	});
 
 	it('answers ephemerally that a message without text has none, opening no form and asking nothing upstream', async () => {
-		const target = harness().discord.postAsMember({ user: author, content: '', embeds: [{ title: 'only an embed', description: 'no text' }] });
+		// An embed's title, description and fields count as text (SPEC §11): this message has none of them.
+		const target = harness().discord.postAsMember({ user: author, content: '', embeds: [{ image: { url: 'https://example.com/a.png' } }] });
 		const before = harness().upstream.requests.length;
 		const { picked } = await askVeil(target, 'unused');
 		expect(picked.modal).toBeUndefined();

@@ -144,7 +144,7 @@ describe('npm run sandbox', () => {
 
 		await call('api/model', { rating: { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', level: 'MEDIUM' }, delayMs: 0, failure: 'none' });
 		await ask('How do fireworks work?');
-		await shown((m) => m.usedBy?.name === 'Max' && m.content.startsWith(messages.ask.hiddenHeadline(true).slice(0, 30)));
+		await shown((m) => m.usedBy?.name === 'Max' && m.content.startsWith(messages.ask.hiddenHeadline('server').slice(0, 30)));
 		const rated = await exchangesOf('How do fireworks work?');
 		expect(rated.map((x) => x.status)).toEqual([200]);
 		expect(rated[0]?.answer?.candidates?.[0]?.safetyRatings).toContainEqual({ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM' });
