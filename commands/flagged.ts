@@ -128,7 +128,9 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
 	switch (flag.decision?.kind) {
 		case 'released': {
-			const where = askedPrivately(flag)
+			const where = flag.outside
+				? messages.moderation.releasedWhere.outside(flag.userId)
+				: askedPrivately(flag)
 				? messages.moderation.releasedWhere.directMessage(flag.userId)
 				: messages.moderation.releasedWhere.channel(flag.channelId, flag.noticeMessageId !== undefined);
 			return messages.moderation.released(where, release);
@@ -142,16 +144,26 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): stri
 
 /** A page of the flags asked in channels the moderator may moderate; the others are neither shown nor counted. */
 function listPage(guildId: string, page: number, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagPage> {
-	return ctx.flags.list(guildId, page, undefined, undefined, (channelIds) => moderatedChannels(lookup, channelIds));
+	return ctx.flags.list(guildId, page, undefined, undefined, (channelIds) => moderatedChannels(lookup, channelIds, () => outsideModerationChannel(guildId, ctx)));
 }
 
 /** The flag, if it exists in this server and the moderator may moderate its channel; otherwise one same answer. */
 async function findFlag(guildId: string, id: string, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagRecord> {
 	const flag = await ctx.flags.find(guildId, id);
-	if (!flag || !(await canModerateIn(lookup, flag.channelId))) {
+	const moderatedFrom = flag?.outside ? await outsideModerationChannel(guildId, ctx) : flag?.channelId;
+	if (!flag || moderatedFrom === undefined || !(await canModerateIn(lookup, moderatedFrom))) {
 		throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
 	}
 	return flag;
+}
+
+/**
+ * Where the flags from outside Veil's servers are moderated from: the operators' server's mod-log channel (its
+ * View Channel and Manage Messages decide), in that server only; none when it has no mod-log.
+ */
+async function outsideModerationChannel(guildId: string, ctx: InteractionContext): Promise<string | undefined> {
+	if (guildId !== ctx.config.operatorGuildId) return undefined;
+	return (await ctx.settings.get(guildId)).modlogChannelId;
 }
 
 // Ids are lower-case; a moderator copying one from a screenshot may not be.

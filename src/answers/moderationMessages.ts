@@ -35,6 +35,7 @@ export const moderationMessages = {
 	ratingsIncomplete: 'ratings incomplete',
 	noticeLink: (url: string) => `[Jump to the member's notice](${url})`,
 	noNotice: 'Asked privately: there is no public notice.',
+	noNoticeOutside: "Asked outside Veil's servers: the notice was the member's alone.",
 	/** The view's field for an Ask Veil prompt, which holds another member's message. */
 	quotedLabel: 'Quotes a message by',
 	quotedAuthor: (userId: string, name: string) => `<@${userId}> (${name}): the prompt holds their words, quoted`,
@@ -57,7 +58,17 @@ export const moderationMessages = {
 	releasedWhere: {
 		channel: (channelId: string, replying: boolean) => `in <#${channelId}>${replying ? ", replying to the member's notice" : ''}`,
 		directMessage: (userId: string) => `to <@${userId}> alone, in a direct message, as they asked privately`,
+		outside: (userId: string) => `to <@${userId}> alone, in a direct message, as they asked outside Veil's servers`,
 	},
+	/** Where a flag from outside Veil's servers was asked: the kind of place, never a foreign server's name. */
+	outsidePlace: {
+		dm: 'Outside servers · a DM with Veil',
+		'group-dm': 'Outside servers · a group DM',
+		server: 'Outside servers · a server without Veil',
+	},
+	/** Heads an answer released by DM that was asked outside Veil's servers. */
+	releasedOutsideHeader:
+		"🔓 **Released by Veil's operators after review**: the answer to what you asked Veil outside its servers was hidden by mistake. Only you can see it here.",
 	/** Names what Veil lacks in the flag's channel, in Discord's words, for `releaseFailed`. */
 	veilLacks: (missing: readonly string[]) => `Veil lacks ${missing.join(', ')} there`,
 	/** Opens a released answer in its channel; `userId` is named when there is no notice to reply to. */

@@ -1,5 +1,6 @@
 import { PermissionFlagsBits, type PermissionsBitField } from 'discord.js';
 import type { PermissionLookup } from '../discord/permissionLookup.js';
+import { OUTSIDE_CHANNEL } from './storedFlag.js';
 
 type Named = readonly (readonly [bigint, string])[];
 
@@ -32,8 +33,20 @@ export async function canModerateIn(lookup: PermissionLookup, channelId: string)
 	return missingPermissions(await lookup.memberIn(channelId), MODERATE_FLAG).length === 0;
 }
 
-/** Of these channels, the ones where the interaction's member may read and decide flags. */
-export async function moderatedChannels(lookup: PermissionLookup, channelIds: readonly string[]): Promise<ReadonlySet<string>> {
-	const allowed = await Promise.all(channelIds.map(async (id) => [id, await canModerateIn(lookup, id)] as const));
+/**
+ * Of these channels, the ones where the interaction's member may read and decide flags. {@link OUTSIDE_CHANNEL}
+ * stands for the flags asked outside Veil's servers: they are moderated from `outsideChannel` (the operators'
+ * mod-log channel), and by no one when there is none.
+ */
+export async function moderatedChannels(
+	lookup: PermissionLookup,
+	channelIds: readonly string[],
+	outsideChannel: () => Promise<string | undefined> = () => Promise.resolve(undefined),
+): Promise<ReadonlySet<string>> {
+	const checked = channelIds.map(async (id) => {
+		const channelId = id === OUTSIDE_CHANNEL ? await outsideChannel() : id;
+		return [id, channelId !== undefined && (await canModerateIn(lookup, channelId))] as const;
+	});
+	const allowed = await Promise.all(checked);
 	return new Set(allowed.filter(([, ok]) => ok).map(([id]) => id));
 }

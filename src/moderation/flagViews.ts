@@ -14,7 +14,7 @@ import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
-import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, upstreamLabel } from './ratingLabels.js';
+import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, flagPlace, upstreamLabel } from './ratingLabels.js';
 import { messages } from '../answers/messages.js';
 import { filePart } from '../files/filePart.js';
 
@@ -73,7 +73,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 	const lines = page.flags.map((flag) =>
 		truncate(
 			`\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
-				`${flagCategories(flag)} · **${flagStatus(flag)}**`,
+				`${flag.outside ? `${flagPlace(flag)} · ` : ''}${flagCategories(flag)} · **${flagStatus(flag)}**`,
 			LIST_LINE_LIMIT,
 		),
 	);
@@ -108,12 +108,12 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 		.setColor(STATUS_COLOR[status])
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
-			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
+			{ name: 'Channel', value: flagPlace(flag), inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: 'Status', value: flagStatus(flag) },
 			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || says.ratingsMissing, 600) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
-			{ name: 'Hidden reply', value: link ? says.noticeLink(link) : says.noNotice },
+			{ name: 'Hidden reply', value: link ? says.noticeLink(link) : flag.outside ? says.noNoticeOutside : says.noNotice },
 			{
 				name: 'Kept until',
 				value: `${time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime)} · model ${truncate(flag.model, 100)}`,

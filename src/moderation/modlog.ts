@@ -15,7 +15,7 @@ import type { FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
-import { describeRatings, describeStopReasons, flaggedRatings } from './ratingLabels.js';
+import { describeRatings, describeStopReasons, flaggedRatings, flagPlace } from './ratingLabels.js';
 import { messages } from '../answers/messages.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 
@@ -28,7 +28,7 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 		.setColor(0xe67e22)
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
-			{ name: 'Channel', value: `<#${flag.channelId}>`, inline: true },
+			{ name: 'Channel', value: flagPlace(flag), inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: 'Ratings', value: truncate(flagged.join('\n') || messages.moderation.ratingsMissing, 1024) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),

@@ -1,6 +1,7 @@
 import { escapeMarkdown } from 'discord.js';
 import { SAFE_PROBABILITY, SHOWN_FINISH_REASONS, type RatingLine } from '../generation/safetyVerdict.js';
 import { messages } from '../answers/messages.js';
+import type { FlagRecord } from './storedFlag.js';
 
 const CATEGORY_LABELS = messages.ratings.categories;
 
@@ -41,4 +42,9 @@ export function describeStopReasons(flag: { blockReason?: string | undefined; fi
 			? []
 			: [messages.ratings.finishReason(finishReason === undefined ? undefined : upstreamLabel(finishReason))]),
 	];
+}
+
+/** Where a flag was asked, for moderators: its channel, or for one from outside Veil's servers, the kind of place. */
+export function flagPlace(flag: Pick<FlagRecord, 'channelId' | 'outside'>): string {
+	return flag.outside ? messages.moderation.outsidePlace[flag.outside] : `<#${flag.channelId}>`;
 }

@@ -67,7 +67,7 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 }
 
 async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDeps): Promise<ReleaseResult> {
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', messages.moderation.releasedPrivatelyHeader(flag.channelId));
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', flag.outside ? messages.moderation.releasedOutsideHeader : messages.moderation.releasedPrivatelyHeader(flag.channelId));
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
 		return await sendParts(channel, parts, {}, flag, deps.log, true);
