@@ -21,6 +21,7 @@ import { proxySecretHeaders } from './restProxySecret.js';
 import { dropGuildStubs, makeCache } from './clientCache.js';
 import { SettingsRepository } from '../settings/settingsRepository.js';
 import { makeDailyLimitsIfMissing, moveLegacySettings } from '../settings/settingsAtStart.js';
+import { moveLegacyFlags } from '../moderation/flagMigration.js';
 import type { Store } from '../storage/store.js';
 import { openStorage, type StoreOptions } from '../storage/openStorage.js';
 import { clientShardOptions, forgetShardEnvironment } from './shards.js';
@@ -74,11 +75,16 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const { logger } = options;
 	const storage = await openStorage(config.storeUrl, logger, options.store);
 	const { store, atomic } = storage;
+	const keys = { current: config.tokenEncryptionKey, previous: config.tokenEncryptionKeyPrevious };
+	const flags = new FlagRepository(store, atomic, config.flagRetentionDays, keys);
 	// Records in the shapes of earlier versions are moved once, before any member's command reads them.
-	await moveLegacySettings(store, atomic, logger).catch(async (error: unknown) => {
+	try {
+		await moveLegacySettings(store, atomic, logger);
+		await moveLegacyFlags(store, atomic, flags, logger);
+	} catch (error) {
 		await storage.close();
 		throw error;
-	});
+	}
 	const generation = new GenerationClient({
 		baseUrl: config.generationBaseUrl,
 		apiKey: config.generationApiKey,
@@ -106,14 +112,13 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		},
 		allowedMentions: NO_MENTIONS,
 	});
-	const keys = { current: config.tokenEncryptionKey, previous: config.tokenEncryptionKeyPrevious };
 	useDiscordRest(client, { interactionHandlerSweepMs: options.interactionHandlerSweepMs });
 	const guildCount = dropGuildStubs(client);
 	const context: BotContext = {
 		config,
 		logger,
 		accounts: new AccountRepository(store, keys, logger),
-		flags: new FlagRepository(store, atomic, config.flagRetentionDays, keys),
+		flags,
 		settings: new SettingsRepository(atomic),
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),

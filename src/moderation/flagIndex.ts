@@ -1,15 +1,12 @@
-import { z } from 'zod';
 import type { AtomicStore, IndexEntry } from '../storage/atomicStore.js';
-import type { Store } from '../storage/store.js';
 
-/** [flag id, created at (ms), channel id]; entries from before the channel id was kept have two items. */
-export type FlagIndexEntry = readonly [id: string, createdAt: number, channelId: string] | readonly [id: string, createdAt: number];
-
-// How indexes were kept before they were sorted sets: one JSON array per server in the keyv store.
-const legacySchema = z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number()])]));
+/** [flag id, created at (ms), channel id]. */
+export type FlagIndexEntry = readonly [id: string, createdAt: number, channelId: string];
 
 /** Past this many entries a server's index drops its oldest: listing stays one read, whatever the traffic. */
 const INDEX_LIMIT = 5000;
+
+export const INDEX_KEY_PREFIX = 'flag-index:';
 
 /**
  * Each server's flags, newest first, as a sorted set the store updates atomically (a Redis sorted set, rows in
@@ -17,12 +14,10 @@ const INDEX_LIMIT = 5000;
  * are dropped as new ones come.
  */
 export class FlagIndex {
-	readonly #store: Store;
 	readonly #atomic: AtomicStore;
 	readonly #retentionMs: number;
 
-	constructor(store: Store, atomic: AtomicStore, retentionMs: number) {
-		this.#store = store;
+	constructor(atomic: AtomicStore, retentionMs: number) {
 		this.#atomic = atomic;
 		this.#retentionMs = retentionMs;
 	}
@@ -37,34 +32,26 @@ export class FlagIndex {
 
 	/** The server's live entries, newest first. */
 	async read(guildId: string, now = Date.now()): Promise<FlagIndexEntry[]> {
-		const cutoff = now - this.#retentionMs;
-		await this.#importLegacy(guildId, now);
-		return (await this.#atomic.indexRead(indexKey(guildId), cutoff)).map(fromMember);
+		const entries = await this.#atomic.indexRead(indexKey(guildId), now - this.#retentionMs);
+		// A member without its channel (an earlier version's) is moved at start; one written meanwhile is left out.
+		return entries.map(fromMember).filter((entry): entry is FlagIndexEntry => entry !== undefined);
 	}
 
 	remove(guildId: string, entries: readonly FlagIndexEntry[]): Promise<void> {
 		return this.#atomic.indexRemove(indexKey(guildId), entries.map((entry) => toMember(entry).member));
 	}
-
-	/** Moves a server's index from the keyv store, where earlier versions kept it, into the sorted set, once. */
-	async #importLegacy(guildId: string, now: number): Promise<void> {
-		const legacy = legacySchema.safeParse(await this.#store.get('flag-index', guildId));
-		if (!legacy.success) return;
-		if (legacy.data.length > 0) await this.add(guildId, legacy.data, now);
-		await this.#store.delete('flag-index', guildId);
-	}
 }
 
-function indexKey(guildId: string): string {
-	return `flag-index:${guildId}`;
+export function indexKey(guildId: string): string {
+	return `${INDEX_KEY_PREFIX}${guildId}`;
 }
 
 // Flag ids and snowflakes hold no colon, so the member splits back unambiguously.
 function toMember([id, createdAt, channelId]: FlagIndexEntry): IndexEntry {
-	return { member: channelId === undefined ? id : `${id}:${channelId}`, score: createdAt };
+	return { member: `${id}:${channelId}`, score: createdAt };
 }
 
-function fromMember({ member, score }: IndexEntry): FlagIndexEntry {
+function fromMember({ member, score }: IndexEntry): FlagIndexEntry | undefined {
 	const [id = '', channelId] = member.split(':');
-	return channelId === undefined ? [id, score] : [id, score, channelId];
+	return channelId === undefined ? undefined : [id, score, channelId];
 }

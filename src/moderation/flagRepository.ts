@@ -23,11 +23,12 @@ type Decision = NonNullable<FlagRecord['decision']>;
 type ChannelFilter = (channelIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
 /**
- * Whether the member asked privately, so the answer must reach them alone. A record from before the field was
- * kept counts as private when it has no public notice: the reading that never posts a private ask in public.
+ * Whether the member asked privately, so the answer must reach them alone. Records from before the field was kept
+ * are given it at start (see moveLegacyFlags); one that still lacks it counts as private, which never posts a
+ * private ask in public.
  */
 export function askedPrivately(flag: FlagRecord): boolean {
-	return flag.private ?? flag.noticeMessageId === undefined;
+	return flag.private !== false;
 }
 
 /** A short random id (10 characters, 50 bits): nothing about one id tells the next. */
@@ -89,7 +90,7 @@ export class FlagRepository {
 		this.#store = store;
 		this.#atomic = atomic;
 		this.#retentionMs = retentionDays * DAY_MS;
-		this.#index = new FlagIndex(store, atomic, this.#retentionMs);
+		this.#index = new FlagIndex(atomic, this.#retentionMs);
 		this.retentionDays = retentionDays;
 		this.#keys = keys;
 	}
@@ -227,7 +228,7 @@ export class FlagRepository {
 	 */
 	async list(guildId: string, page: number, pageSize = FLAG_PAGE_SIZE, now = new Date(), channels?: ChannelFilter): Promise<FlagPage> {
 		let index = await this.#index.read(guildId, now.getTime());
-		if (channels) index = await this.#inChannels(guildId, index, channels);
+		if (channels) index = await this.#inChannels(index, channels);
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));
 		const current = Math.min(Math.max(1, page), pageCount);
 		const slice = index.slice((current - 1) * pageSize, current * pageSize);
@@ -242,22 +243,9 @@ export class FlagRepository {
 		return { flags, page: current, pageCount, total: index.length };
 	}
 
-	async #inChannels(guildId: string, index: FlagIndexEntry[], keep: ChannelFilter): Promise<FlagIndexEntry[]> {
-		// Older entries lack the channel id: their records say it (read once; they age out with the retention).
-		const older = index.filter((entry) => entry.length === 2);
-		const learned = new Map<string, string>();
-		if (older.length > 0) {
-			const raw = await this.#store.getMany('flags', older.map(([id]) => `${guildId}:${id}`));
-			for (const flag of raw.map((value, at) => openFlag(value, guildId, older[at]?.[0] ?? '', this.#keys))) {
-				if (flag) learned.set(flag.id, flag.channelId);
-			}
-		}
-		const channelOf = (entry: FlagIndexEntry) => (entry.length === 3 ? entry[2] : learned.get(entry[0]));
-		const allowed = await keep([...new Set(index.map(channelOf).filter((id): id is string => id !== undefined))]);
-		return index.filter((entry) => {
-			const channelId = channelOf(entry);
-			return channelId !== undefined && allowed.has(channelId);
-		});
+	async #inChannels(index: FlagIndexEntry[], keep: ChannelFilter): Promise<FlagIndexEntry[]> {
+		const allowed = await keep([...new Set(index.map(([, , channelId]) => channelId))]);
+		return index.filter(([, , channelId]) => allowed.has(channelId));
 	}
 }
 

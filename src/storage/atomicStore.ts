@@ -41,6 +41,8 @@ export interface AtomicStore {
 	/** The entries scored above `minScore`, highest first. */
 	indexRead(key: string, minScore: number): Promise<IndexEntry[]>;
 	indexRemove(key: string, members: readonly string[]): Promise<void>;
+	/** The keys of every index under `prefix`: a look at all of them, once at start (see readPrefixed). */
+	indexKeys(prefix: string, signal?: AbortSignal): Promise<string[]>;
 	/**
 	 * Sets (a string) or removes (undefined) fields of the map `key`, all in one step; with `ifAbsent`, only fields
 	 * not already set are set (a record built from older data never overwrites a newer change).
@@ -72,6 +74,7 @@ export function boundAtomic(store: AtomicStore, bound: StoreBound): AtomicStore 
 		indexAdd: (key, entries, bounds) => bound.write('index add', () => store.indexAdd(key, entries, bounds)),
 		indexRead: (key, minScore) => bound.read('index read', () => store.indexRead(key, minScore)),
 		indexRemove: (key, members) => bound.write('index remove', () => store.indexRemove(key, members)),
+		indexKeys: (prefix) => bound.read('index keys', (signal) => store.indexKeys(prefix, signal), PREFIXED_READ_TIMEOUT_MS),
 		mapWrite: (key, fields, options) => bound.write('map write', () => store.mapWrite(key, fields, options)),
 		mapRead: (key) => bound.read('map read', () => store.mapRead(key)),
 		increment: (key, expiresAt) => bound.write('increment', () => store.increment(key, expiresAt)),

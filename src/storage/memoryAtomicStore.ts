@@ -71,6 +71,10 @@ export class MemoryAtomicStore implements AtomicStore {
 		return new Map(this.#maps.get(key));
 	}
 
+	async indexKeys(prefix: string): Promise<string[]> {
+		return [...this.#indexes.keys()].filter((key) => key.startsWith(prefix) && this.#live(key) !== undefined).sort();
+	}
+
 	async increment(key: string, expiresAt: number): Promise<number> {
 		return this.#counters.increment(key, expiresAt, Date.now());
 	}

@@ -92,6 +92,15 @@ export class RedisAtomicStore implements AtomicStore {
 		if (members.length > 0) await this.#client.zRem(this.#key(key), [...members]);
 	}
 
+	async indexKeys(prefix: string, signal?: AbortSignal): Promise<string[]> {
+		const found: string[] = [];
+		for await (const keys of this.#client.scanIterator({ MATCH: `${escapeGlob(this.#key(prefix))}*`, COUNT: 1000, TYPE: 'zset' })) {
+			signal?.throwIfAborted();
+			for (const key of keys) found.push(key.slice(this.#prefix.length));
+		}
+		return found.sort();
+	}
+
 	async mapWrite(key: string, fields: ReadonlyArray<readonly [string, string | undefined]>, options?: { ifAbsent?: boolean }): Promise<void> {
 		if (fields.length === 0) return;
 		const name = this.#key(key);

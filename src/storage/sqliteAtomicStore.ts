@@ -65,6 +65,12 @@ export class SqliteAtomicStore implements AtomicStore {
 		return this.#indexRemove(key, members);
 	}
 
+	async indexKeys(prefix: string): Promise<string[]> {
+		const name = this.#key(prefix);
+		const rows = (await this.#query('SELECT DISTINCT key FROM veil_index WHERE substr(key, 1, ?) = ? ORDER BY key', name.length, name)) as Array<{ key: string }>;
+		return rows.map(({ key }) => key.slice(this.#prefix.length));
+	}
+
 	async mapWrite(key: string, fields: ReadonlyArray<readonly [string, string | undefined]>, options?: { ifAbsent?: boolean }): Promise<void> {
 		if (fields.length === 0) return;
 		// Sets and removals are a statement each: Veil changes one field at a time, or only sets.

@@ -100,6 +100,13 @@ export class Store {
 					if (typeof value === 'string') raw.push([key.slice(redisPrefix.length), value]);
 				});
 			}
+		} else if (this.#keyv.iterator) {
+			// memory://: keyv's own map, whose iterator gives keys without the namespace and values as stored.
+			const found: Array<[string, unknown]> = [];
+			for await (const [key, value] of this.#keyv.iterator(undefined)) {
+				if (typeof key === 'string' && key.startsWith(`${area}:`)) found.push([key.slice(area.length + 1), value]);
+			}
+			return found;
 		}
 		const now = Date.now();
 		return raw.flatMap(([key, text]) => {

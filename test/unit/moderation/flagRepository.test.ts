@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
 import { askedPrivately, DECISION_CLAIM_MS, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { StoreError } from '../../../src/storage/storeError.js';
+import { moveLegacyFlags } from '../../../src/moderation/flagMigration.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import type { Store } from '../../../src/storage/store.js';
 import { openStorage, openStore, openAtomicStore } from '../../../src/storage/openStorage.js';
@@ -170,17 +171,29 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		expect((await flags.list(GUILD, 1, 5, now, async () => new Set())).total).toBe(0);
 	});
 
-	it('filters index entries written before they carried the channel, by reading their records', async () => {
+	it('moves, once at start, index entries and flags of earlier shapes, so that a listing filters by channel', async () => {
 		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
-		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }), new Date(Date.now() - 2000));
-		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }), new Date(Date.now() - 1000));
-		// As an earlier version kept the index: a JSON array in the keyv store, without the channels.
-		await atomic.indexRemove(`flag-index:${GUILD}`, [`${open.id}:${OPEN_CHANNEL}`, `${staff.id}:${STAFF_CHANNEL}`]);
+		const open = await flags.create(newFlag({ channelId: OPEN_CHANNEL }), new Date(Date.now() - 3000));
+		const staff = await flags.create(newFlag({ channelId: STAFF_CHANNEL }), new Date(Date.now() - 2000));
+		const bare = await flags.create(newFlag({ channelId: OPEN_CHANNEL }), new Date(Date.now() - 1000));
+		// As earlier versions kept the index: a JSON array in the keyv store without the channels, and a sorted-set
+		// member without its channel.
+		await atomic.indexRemove(`flag-index:${GUILD}`, [`${open.id}:${OPEN_CHANNEL}`, `${staff.id}:${STAFF_CHANNEL}`, `${bare.id}:${OPEN_CHANNEL}`]);
 		await store.set('flag-index', GUILD, [[staff.id, Date.parse(staff.createdAt)], [open.id, Date.parse(open.createdAt)]], 60_000);
+		await atomic.indexAdd(`flag-index:${GUILD}`, [{ member: bare.id, score: Date.parse(bare.createdAt) }], { limit: 100, minScore: 0, ttlMs: 60_000 });
+		// And a flag from before `private` was kept: a public ask, with its notice.
+		const { private: _private, ...older } = await flags.find(GUILD, staff.id) as FlagRecord;
+		await flags.replace(older as FlagRecord);
+		expect(askedPrivately((await flags.find(GUILD, staff.id))!)).toBe(true);
+
+		await Promise.all([moveLegacyFlags(store, atomic, flags, logger), moveLegacyFlags(store, atomic, flags, logger)]);
 		const listed = await flags.list(GUILD, 1, 10, new Date(), async (ids) => new Set(ids.filter((id) => id === OPEN_CHANNEL)));
-		expect(listed.flags.map((flag) => flag.id)).toEqual([open.id]);
-		expect(listed.total).toBe(1);
-		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([staff.id, open.id]);
+		expect(listed.flags.map((flag) => flag.id)).toEqual([bare.id, open.id]);
+		expect(listed.total).toBe(2);
+		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([bare.id, staff.id, open.id]);
+		expect(await store.get('flag-index', GUILD)).toBeUndefined();
+		expect(await flags.find(GUILD, staff.id)).toMatchObject({ private: false });
+		expect(askedPrivately((await flags.find(GUILD, staff.id))!)).toBe(false);
 	});
 
 	it('stores the prompt and the text only sealed, and a dismissal leaves neither anywhere in the store', async () => {
@@ -249,12 +262,11 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 
 describe('askedPrivately', () => {
 	const base = { noticeMessageId: '400000000000000001' } as FlagRecord;
-	it('follows the record, and reads an older record without a public notice as private', () => {
+	it('follows the record, and counts a record that does not say as private', () => {
 		expect(askedPrivately({ ...base, private: false })).toBe(false);
 		expect(askedPrivately({ ...base, noticeMessageId: undefined, private: true })).toBe(true);
 		expect(askedPrivately({ ...base, noticeMessageId: undefined, private: false })).toBe(false);
-		expect(askedPrivately(base)).toBe(false);
-		expect(askedPrivately({ ...base, noticeMessageId: undefined })).toBe(true);
+		expect(askedPrivately(base)).toBe(true);
 	});
 });
 
