@@ -15,6 +15,8 @@ export interface BotUnderTest {
 	sample(): Promise<ProbeReply>;
 	/** The same after two full garbage collections, with the V8 heap then in use. */
 	measure(): Promise<ProbeReply>;
+	/** Writes a heap snapshot of the process to `path`. */
+	snapshot(path: string): Promise<ProbeReply>;
 	/**
 	 * Resolves once the process has used less than `quietMicros` of CPU over `windowMs`, with its CPU at the start of
 	 * that quiet window: the CPU it took to start (or to finish what it was doing).
@@ -50,7 +52,7 @@ export function startBotProcess(entry: string, env: Record<string, string>, node
 		pending.get(reply.id)?.(reply);
 		pending.delete(reply.id);
 	});
-	const ask = (type: ProbeRequest['type']) =>
+	const ask = (type: ProbeRequest['type'], path?: string) =>
 		new Promise<ProbeReply>((resolveReply, reject) => {
 			if (!alive) {
 				reject(new Error(`${entry} has exited: ${stderr.join('').slice(-2000)}`));
@@ -58,7 +60,7 @@ export function startBotProcess(entry: string, env: Record<string, string>, node
 			}
 			const id = nextId++;
 			pending.set(id, resolveReply);
-			child.send({ id, type } satisfies ProbeRequest);
+			child.send({ id, type, path } satisfies ProbeRequest);
 		});
 
 	return {
@@ -66,6 +68,7 @@ export function startBotProcess(entry: string, env: Record<string, string>, node
 		stderr,
 		sample: () => ask('sample'),
 		measure: () => ask('measure'),
+		snapshot: (path) => ask('snapshot', path),
 		async waitForIdle({ windowMs = 1000, quietMicros = 15_000, timeoutMs = 120_000 } = {}) {
 			const started = performance.now();
 			const history: Array<{ at: number; cpu: number }> = [];

@@ -4,9 +4,11 @@
  *
  * - `{ type: 'sample' }` → CPU used since the start (µs) and the RSS now: cheap enough to ask every 50 ms.
  * - `{ type: 'measure' }` → the same after two full garbage collections, with the V8 heap then in use.
+ * - `{ type: 'snapshot', path }` → a heap snapshot written to `path` (the soak's `--snapshots`), then the sample.
  *
  * It also counts the process warnings by name (a MaxListenersExceededWarning among them).
  */
+import { writeHeapSnapshot } from 'node:v8';
 import type { ProbeReply, ProbeRequest } from './probeProtocol.js';
 
 const warnings: Record<string, number> = {};
@@ -21,6 +23,7 @@ process.on('message', (message: ProbeRequest) => {
 		collect();
 		collect();
 	}
+	if (message.type === 'snapshot' && message.path) writeHeapSnapshot(message.path);
 	const cpu = process.cpuUsage();
 	const memory = message.type === 'measure' ? process.memoryUsage() : undefined;
 	const reply: ProbeReply = {

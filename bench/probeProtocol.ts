@@ -1,8 +1,12 @@
 /** What the bench asks the probe inside a bot process. */
 export interface ProbeRequest {
 	id: number;
-	/** `sample`: CPU and RSS now; `measure`: the same after two full garbage collections, with the heap. */
-	type: 'sample' | 'measure';
+	/**
+	 * `sample`: CPU and RSS now; `measure`: the same after two full garbage collections, with the heap; `snapshot`:
+	 * the sample, once a heap snapshot is written to `path`.
+	 */
+	type: 'sample' | 'measure' | 'snapshot';
+	path?: string;
 }
 
 /** The probe's answer. */

@@ -1,18 +1,18 @@
 /**
- * `npm run bench:soak [-- --asks=40000 --rate=100 --every=10000 --servers=500 --members=1000 --settle=25
- * --warm-up=1000]`: what a long, steady load leaves behind in Veil's memory (issue 26). Veil alone, started as
- * production starts it (the Procfile's `worker:` command, with the bench's probe preloaded), on its own local Discord
- * and upstream stand-in (50 ms per generation call), with `--servers` servers and `--members` members linked in its
- * SQLite store.
+ * `npm run bench:soak [-- --asks=40000 --rate=100 --every=10000 --servers=500 --members=1000 --settle=25 --warm-
+ * up=1000 --snapshots=DIR]`: what a long, steady load leaves behind in Veil's memory (issue 26). Veil alone, started
+ * as production starts it (the Procfile's `worker:` command, with the bench's probe preloaded), on its own local
+ * Discord and upstream stand-in (50 ms per generation call), with `--servers` servers and `--members` members linked
+ * in its SQLite store.
  *
  * After `--warm-up` asks at 50/s (as `npm run bench` warms up), /ask arrives at `--rate` a second, open loop, every
  * tenth answer held by the safety ratings; beside it, 3 % of the rate is a conversation of its own members: an /ask,
  * Follow up pressed as soon as its answer shows, and the form sent. Every `--every` asks of the steady stream the
  * load pauses: once the bot is idle and `--settle` seconds have passed (its interaction handlers are released within
  * 20 s of their last use), the probe collects twice and reports RSS and the V8 heap, beside the store file's size.
- * The table, and the growth per 10,000 asks from the first checkpoint after the start on (the start's row still
- * holds less of what is filled once: pools, caches, optimised code), are printed with the issue's targets. It
- * asserts nothing.
+ * The table, and the growth per 10,000 asks from the first checkpoint after the start on (the start's row still holds
+ * less of what is filled once: pools, caches, optimised code), are printed with the issue's targets. It asserts
+ * nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -40,6 +40,8 @@ const memberCount = option('members', 1000);
 const settleMs = option('settle', 25) * 1000;
 const warmUp = option('warm-up', 1000);
 const WARM_UP_RATE = 50;
+/** `--snapshots=DIR`: a heap snapshot of the bot at every checkpoint, kept in DIR (compare two with bench/heapDiff.ts). */
+const snapshots = /^--snapshots=(.+)$/.exec(process.argv.find((arg) => arg.startsWith('--snapshots=')) ?? '')?.[1];
 const UPSTREAM_MS = 50;
 const HELD_EVERY = 10;
 const CONVERSATION_SHARE = 0.03;
@@ -106,6 +108,7 @@ async function checkpoint(steady: number, completionMs: number[] = []): Promise<
 	await bot.waitForIdle({ windowMs: 500, timeoutMs: 120_000 });
 	await sleep(settleMs);
 	const measured = await bot.measure();
+	if (snapshots) await bot.snapshot(join(snapshots, `soak-${steady}.heapsnapshot`));
 	const point: Checkpoint = {
 		asks: steady + conversations.asks,
 		rss: measured.rss,
