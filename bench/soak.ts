@@ -1,9 +1,9 @@
 /**
- * `npm run bench:soak [-- --asks=40000 --rate=100 --every=10000 --servers=500 --members=1000 --settle=25 --warm-
- * up=1000 --snapshots=DIR]`: what a long, steady load leaves behind in Veil's memory (issue 26). Veil alone, started
- * as production starts it (the Procfile's `worker:` command, with the bench's probe preloaded), on its own local
- * Discord and upstream stand-in (50 ms per generation call), with `--servers` servers and `--members` members linked
- * in its SQLite store.
+ * `npm run bench:soak [-- --asks=40000 --rate=100 --every=10000 --servers=500 --members=1000 --settle=25
+ * --warm-up=1000 --snapshots=DIR]`: what a long, steady load leaves behind in Veil's memory (issue 26). Veil alone,
+ * started as production starts it (the Procfile's `worker:` command, with the bench's probe preloaded), on its own
+ * local Discord and upstream stand-in (50 ms per generation call), with `--servers` servers and `--members` members
+ * linked in its SQLite store.
  *
  * After `--warm-up` asks at 50/s (as `npm run bench` warms up), /ask arrives at `--rate` a second, open loop, every
  * tenth answer held by the safety ratings; beside it, 3 % of the rate is a conversation of its own members: an /ask,
