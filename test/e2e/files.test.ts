@@ -287,6 +287,16 @@ describe('Ask Veil on a message with attachments', () => {
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(bodyWith('Summarise', 'File: notes.txt\n```\njust a file\n```'));
 	});
 
+	it("reads the attachments of a forwarded message's snapshot", async () => {
+		const original = harness().discord.postAsMember({ user: author, content: '', attachments: [attach({ filename: 'trace.log', bytes: 'stack trace' })] });
+		const forward = harness().discord.postAsMember({ user: author, content: '', forwardOf: original });
+		const before = harness().upstream.requests.length;
+		const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target: forward, user: member }).waitForAnswer();
+		const answer = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'What broke?' }, user: member }));
+		expect(answer.original?.content).toBe('Answer to: What broke?');
+		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(bodyWith('What broke?', 'File: trace.log\n```\nstack trace\n```'));
+	});
+
 	it('refuses an image on the message before its form opens', async () => {
 		const { picked } = await askVeil('pic', [attach({ filename: 'cat.jpg', contentType: 'image/jpeg', bytes: 'jpg' })], 'unused');
 		expect(picked.modal).toBeUndefined();
