@@ -8,6 +8,15 @@ const valid = VALID_ENV;
 
 
 describe('parseConfig', () => {
+	it('reads the operators\' server and the daily asks outside Veil\'s servers (default 50, 0: none)', () => {
+		expect(parseConfig(valid)).toMatchObject({ operatorGuildId: undefined, askUserPerDay: 50 });
+		expect(parseConfig({ ...valid, OPERATOR_GUILD_ID: '123456789012345678', ASK_USER_PER_DAY: '0' })).toMatchObject({ operatorGuildId: '123456789012345678', askUserPerDay: 0 });
+		expect(parseConfig({ ...valid, OPERATOR_GUILD_ID: '', ASK_USER_PER_DAY: '' })).toMatchObject({ operatorGuildId: undefined, askUserPerDay: 50 });
+		const problems = problemsOf({ ...valid, OPERATOR_GUILD_ID: 'ops', ASK_USER_PER_DAY: '-1' });
+		expect(problems.some((problem) => problem.startsWith('OPERATOR_GUILD_ID'))).toBe(true);
+		expect(problems.some((problem) => problem.startsWith('ASK_USER_PER_DAY'))).toBe(true);
+	});
+
 	it('applies the documented defaults', () => {
 		const config = parseConfig(valid);
 		expect(config).toMatchObject({
