@@ -118,7 +118,14 @@ describe('parseConfig', () => {
 		expect(problemsOf({ ...valid, LINK_PER_PROCESS_PER_MINUTE: '-1' }).map((problem) => problem.split(':')[0])).toEqual(['LINK_PER_PROCESS_PER_MINUTE']);
 	});
 
-	const urlNames = ['GENERATION_BASE_URL', 'AUTH_BASE_URL', 'DISCORD_API_URL'] as const;
+	it("fetches attachments from Discord's two CDN hosts, or the one base of DISCORD_CDN_URL", () => {
+		expect(parseConfig(valid).discordCdnBases).toEqual(['https://cdn.discordapp.com/', 'https://media.discordapp.net/']);
+		expect(parseConfig({ ...valid, DISCORD_CDN_URL: 'http://127.0.0.1:4000/cdn' }).discordCdnBases).toEqual(['http://127.0.0.1:4000/cdn/']);
+		expect(parseConfig({ ...valid, DISCORD_CDN_URL: '' }).discordCdnBases).toHaveLength(2);
+		expect(parseConfig(valid).fileDownloadTimeoutMs).toBe(15_000);
+	});
+
+	const urlNames = ['GENERATION_BASE_URL', 'AUTH_BASE_URL', 'DISCORD_API_URL', 'DISCORD_CDN_URL'] as const;
 
 	it.each(['https://api.example.com/v1', 'http://127.0.0.1:8080', 'http://127.45.6.7/x', 'http://[::1]:4000/api', 'http://localhost:3000', 'http://LOCALHOST', 'http://127.1'])(
 		'accepts %s for every service address',
