@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIApplicationCommandInteractionDataOption, APIUser } from 'discord.js';
 import { isAnswered, makeUser, type ChannelModel, type InteractionHandle, type EmulatorMessage, type GuildModel, type InteractionOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
+import { followUpAnswer } from '../support/conversations.js';
 import { ADMIN_PERMISSIONS, runSubcommand } from '../support/moderation.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 import { messages } from '../../src/answers/messages.js';
@@ -96,6 +97,18 @@ describe('/ask wherever the member is', () => {
 			}
 		});
 	}
+
+	it('follows up a shown answer in a group DM, with the conversation so far', async () => {
+		harness().upstream.scriptGeneration({ json: safeResponse('Paris.') });
+		const first = await ask('Capital of France?', { channelId: groupDm.id }).waitForAnswer(10_000);
+		const before = harness().upstream.requests.length;
+		harness().upstream.scriptGeneration({ json: safeResponse('About two million.') });
+		const next = await followUpAnswer(harness(), first, member, 'How many people live there?');
+		expect(next.original?.content).toBe('About two million.');
+		expect(next.ephemeral).toBe(false);
+		const body = harness().upstream.requests.slice(before).at(-1)?.json as { contents: Array<{ role: string; parts: Array<{ text: string }> }> };
+		expect(body.contents.map((turn) => turn.parts[0]?.text)).toEqual(['Capital of France?', 'Paris.', 'How many people live there?']);
+	});
 
 	it('counts an answer Discord made ephemeral as private: its follow-ups stay with the member', async () => {
 		harness().upstream.scriptGeneration({ json: safeResponse('Only you see this') });
