@@ -71,7 +71,10 @@ export async function runProxyPhase(plan: BenchPlan, rate: number, count: number
 		await emulator.waitUntil(() => emulator.identifies.length >= PROXY_PROCESSES, 'every shard identified', 60_000);
 		for (const running of processes.slice(1)) await running.waitForIdle({ timeoutMs: 60_000 });
 
-		await tracker.offer({ rate: 50, count: plan.warmUp, members, guilds, timeoutMs: 30_000 });
+		// Every member asks once first, as in a deployment that has run a while: each process has seen the members
+		// of its shards linked, so their asks are acknowledged before the store is read (the single bot's phases
+		// above have run hundreds of asks before their 200/s).
+		await tracker.offer({ rate: 100, count: Math.max(plan.warmUp, plan.members), members, guilds, timeoutMs: 30_000 });
 		for (const running of processes.slice(1)) await running.waitForIdle({ windowMs: 500, timeoutMs: 30_000 });
 		tracker.forget();
 		const before = await Promise.all(processes.map((running) => running.sample()));
