@@ -25,14 +25,20 @@ const closers: Array<() => Promise<void>> = [];
 export async function startSandbox(settings: SandboxSettings, say: (line: string) => void): Promise<RunningSandbox> {
 	const directory = mkdtempSync(join(tmpdir(), 'veil-sandbox-'));
 	closers.push(async () => rmSync(directory, { recursive: true, force: true }));
-	say('Building Veil (npm run build)…');
-	await buildVeil();
-
+	// The ports first: a taken one is said at once, not after the build.
 	const { discord, world } = await startWorld(settings.discordPort);
 	closers.push(() => discord.stop());
 	const model = settings.realModel ? undefined : await LocalModel.start();
 	if (model) closers.push(() => model.stop());
+	const page = await startPageServer({ discord, world, model, port: settings.port }).catch((error: unknown) => {
+		const code = (error as { code?: string }).code;
+		throw code === 'EADDRINUSE' ? new Error(`Port ${settings.port} of 127.0.0.1 is taken: set SANDBOX_PORT to another.`) : error;
+	});
+	closers.push(() => page.stop());
 	const env = veilEnvironment(discord, world, model, settings, directory);
+
+	say('Building Veil (npm run build)…');
+	await buildVeil();
 
 	say('Registering Veil\'s commands with the local Discord (npm run deploy-commands)…');
 	await runToEnd('deploy-commands', ['dist/src/deployCommands.js'], { env, cwd: directory });
@@ -55,12 +61,6 @@ export async function startSandbox(settings: SandboxSettings, say: (line: string
 	await Promise.race([ready, exited]);
 	exited.catch(() => undefined);
 	await setUpModlog(discord, world);
-
-	const page = await startPageServer({ discord, world, model, port: settings.port }).catch((error: unknown) => {
-		const code = (error as { code?: string }).code;
-		throw code === 'EADDRINUSE' ? new Error(`Port ${settings.port} of 127.0.0.1 is taken: set SANDBOX_PORT to another.`) : error;
-	});
-	closers.push(() => page.stop());
 	return { url: page.url, veil, logFile };
 }
 

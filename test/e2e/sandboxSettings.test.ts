@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { parseConfig } from '../../src/config/config.js';
 import { LocalModel } from '../../sandbox/model/localModel.js';
@@ -18,6 +20,20 @@ describe('the sandbox refuses a Discord that is not its own', () => {
 			expect(sandbox.stdout.join('\n')).not.toContain('Building Veil');
 		} finally {
 			sandbox.kill();
+		}
+	}, 30_000);
+
+	test('a taken SANDBOX_PORT is said at once, before the build, and the sandbox exits 1', async () => {
+		const taken = createServer();
+		await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+		const sandbox = startSandboxProcess({ SANDBOX_PORT: String((taken.address() as AddressInfo).port) });
+		try {
+			expect(await sandbox.exited).toBe(1);
+			expect(sandbox.stderr.join('\n')).toMatch(/Port \d+ of 127\.0\.0\.1 is taken: set SANDBOX_PORT to another\./);
+			expect(sandbox.stdout.join('\n')).not.toContain('Building Veil');
+		} finally {
+			sandbox.kill();
+			taken.close();
 		}
 	}, 30_000);
 
