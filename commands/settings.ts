@@ -20,6 +20,7 @@ import { messages } from '../src/answers/messages.js';
 import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
 import { characterCount } from '../src/conversations/buildContents.js';
 import { truncate } from '../src/replies/truncate.js';
+import { mayReadRules } from '../src/automod/ruleCache.js';
 
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 /** Where members ask: text, announcement and voice channels' chats, and forums (their posts' threads). */
@@ -97,7 +98,7 @@ async function setModlog(interaction: ChatInputCommandInteraction, ctx: Interact
 
 /**
  * `/settings limits [asks_per_day]`: with a number, sets each member's daily asks in this server (0: no limit);
- * without, shows the setting. Members with Manage Server are never limited.
+ * without, shows the setting, and whether the server's AutoMod rules apply. Members with Manage Server are never limited.
  */
 async function setLimits(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
@@ -105,13 +106,19 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (asksPerDay === null) {
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: messages.settings.limitsShown(current), allowedMentions: NO_MENTIONS });
+		await interaction.editReply({ content: `${messages.settings.limitsShown(current)}\n${automodLine(interaction, ctx)}`, allowedMentions: NO_MENTIONS });
 		return;
 	}
 	if (asksPerDay < 0) throw new UserInputError({ userMessage: messages.settings.limitsNegative, code: 'limits_negative' });
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
+}
+
+/** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */
+function automodLine(interaction: ChatInputCommandInteraction, ctx: InteractionContext): string {
+	if (!interaction.inGuild() || !mayReadRules(interaction.appPermissions)) return messages.automodModeration.notApplied;
+	return messages.automodModeration.applied(ctx.automod.appliedCount(interaction.guildId));
 }
 
 /**

@@ -25,6 +25,7 @@ import { RestApi, type RestFailure } from './rest.js';
 import { Cdn, CDN_PATH, type CdnFileOptions } from './cdn.js';
 import type { ApiViolation } from './apiSpec.js';
 import { specOperations } from './apiSpecSchemas.js';
+import { botManagesGuild, type AutomodRuleModel, type AutomodRuleOptions } from './automod.js';
 
 export type {
 	CallbackRecord,
@@ -44,6 +45,7 @@ export type { ApiViolation } from './apiSpec.js';
 export type { RestFailure } from './rest.js';
 export { routeRateLimit } from './rest.js';
 export { snowflake } from './ids.js';
+export type { AutomodRuleModel, AutomodRuleOptions } from './automod.js';
 export { DEFAULT_BOT_PERMISSIONS, PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
 export { makeUser } from './users.js';
 
@@ -444,6 +446,40 @@ export class DiscordEmulator {
 	setMemberRoles(guildId: string, user: APIUser, roleIds: readonly string[]): void {
 		this.#state.users.set(user.id, user);
 		this.#state.setMemberRoles(guildId, user, roleIds);
+	}
+
+	/**
+	 * Creates an AutoMod rule (a blocking keyword rule on message sends unless `options` say otherwise) and, where the
+	 * bot has Manage Server, dispatches AUTO_MODERATION_RULE_CREATE to sessions with the Auto Moderation
+	 * Configuration intent.
+	 */
+	createAutomodRule(guildId: string, options: AutomodRuleOptions = {}): AutomodRuleModel {
+		const rule = this.#state.automod.create(this.#guildOrThrow(guildId), options);
+		this.#dispatchAutomod(guildId, 'AUTO_MODERATION_RULE_CREATE', rule);
+		return rule;
+	}
+
+	/** Changes an AutoMod rule (AUTO_MODERATION_RULE_UPDATE, as createAutomodRule dispatches). */
+	updateAutomodRule(guildId: string, ruleId: string, changes: AutomodRuleOptions): AutomodRuleModel {
+		const rule = this.#state.automod.update(guildId, ruleId, changes);
+		this.#dispatchAutomod(guildId, 'AUTO_MODERATION_RULE_UPDATE', rule);
+		return rule;
+	}
+
+	/** Deletes an AutoMod rule (AUTO_MODERATION_RULE_DELETE, as createAutomodRule dispatches). */
+	deleteAutomodRule(guildId: string, ruleId: string): void {
+		const rule = this.#state.automod.delete(guildId, ruleId);
+		this.#dispatchAutomod(guildId, 'AUTO_MODERATION_RULE_DELETE', rule);
+	}
+
+	#dispatchAutomod(guildId: string, t: string, rule: AutomodRuleModel): void {
+		if (botManagesGuild(this.#guildOrThrow(guildId), this.bot.id)) this.#dispatchAll(t, structuredClone(rule));
+	}
+
+	#guildOrThrow(guildId: string): GuildModel {
+		const guild = this.#state.guilds.get(guildId);
+		if (!guild) throw new Error(`Unknown guild ${guildId}`);
+		return guild;
 	}
 
 	/** Makes the guild's owner (who has every permission everywhere) this user. */

@@ -1,3 +1,4 @@
+import { AUTOMOD_CONFIGURATION_INTENT, AUTOMOD_RULE_EVENTS } from './automod.js';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -317,6 +318,7 @@ export class Gateway {
 
 	#dispatch(session: Session, t: string, d: unknown): void {
 		if (GUILDS_EVENTS.has(t) && (session.intents & GUILDS_INTENT) === 0) return;
+		if (AUTOMOD_RULE_EVENTS.has(t) && (session.intents & AUTOMOD_CONFIGURATION_INTENT) === 0) return;
 		this.#holdToPublishedApi(t, d);
 		session.seq += 1;
 		const raw = JSON.stringify({ op: 0, t, s: session.seq, d });

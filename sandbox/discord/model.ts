@@ -10,6 +10,7 @@ import type {
 	APIRole,
 	APIUser,
 } from 'discord.js';
+import { AutomodRules } from './automod.js';
 import { collectCustomIds } from './components.js';
 import { snowflake } from './ids.js';
 import { parseMentions } from './mentions.js';
@@ -275,6 +276,8 @@ export class DiscordState {
 	readonly interactionsByToken = new Map<string, InteractionRecord>();
 	readonly globalCommands: StoredCommand[] = [];
 	readonly guildCommands = new Map<string, StoredCommand[]>();
+	/** Each server's AutoMod rules (GET /guilds/:id/auto-moderation/rules). */
+	readonly automod = new AutomodRules();
 	/** Latest modal shown per custom_id, so a submit can mirror its layout. */
 	readonly modals = new Map<string, { data: APIModalInteractionResponseCallbackData; record: InteractionRecord }>();
 	readonly requests: RecordedRequest[] = [];

@@ -14,6 +14,7 @@ import type {
 } from './model.js';
 import { checkRequest } from './apiSpec.js';
 import { snowflake } from './ids.js';
+import { botManagesGuild } from './automod.js';
 import { CHANNEL_DEFAULT_PARSE, WEBHOOK_DEFAULT_PARSE } from './mentions.js';
 import { botChannelPermissions } from './permissions.js';
 import { FormErrors, validateCommand, validateMessage, validateModal } from './validation.js';
@@ -294,6 +295,10 @@ export class RestApi {
 			),
 		);
 		this.#on('GET', '/guilds/:guild/roles', (ctx) => this.#guild(ctx, (guild) => json(200, guild.roles)));
+		// Discord asks for Manage Server to read them.
+		this.#on('GET', '/guilds/:guild/auto-moderation/rules', (ctx) =>
+			this.#guild(ctx, (guild) => (botManagesGuild(guild, s.bot.id) ? json(200, s.automod.list(guild.id)) : MISSING_PERMISSIONS())),
+		);
 		this.#on('GET', '/guilds/:guild/members/:user', (ctx) =>
 			this.#guild(ctx, (guild) => {
 				const member = s.member(guild.id, ctx.params.user ?? '');

@@ -1,4 +1,4 @@
-import { moderationMessages, settingsMessages } from './moderationMessages.js';
+import { automodMessages, moderationMessages, settingsMessages } from './moderationMessages.js';
 
 /**
  * Every sentence a member or moderator reads in an answer, keyed by purpose, so wording is reviewed (and can later
@@ -45,6 +45,10 @@ export const messages = {
 		/** Outside Veil's servers without an operators' server: nothing is kept. */
 		hiddenWithheld:
 			"🛡️ **This answer was withheld.** The model's safety checks did not clear it. Outside servers that added Veil there are no moderators to review it, so it was not kept and cannot be released.",
+		/** An answer that cleared the model's checks but matched one of the server's AutoMod rules. */
+		hiddenByRuleHeadline: (kept: boolean) =>
+			"🛡️ **This answer was hidden.** It matched one of this server's AutoMod rules, so Veil kept it back" +
+			(kept ? " for this server's moderators to review." : '.'),
 		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
 		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
 		/** The reasons beside the ratings in `hiddenWhy`, by the verdict's reason; `label` is an `upstreamLabel`. */
@@ -57,7 +61,14 @@ export const messages = {
 			'unknown-category': 'an unrecognised safety category was rated',
 			'block-reason': (label: string) => `the service blocked the prompt (${label})`,
 			'finish-reason': (label: string | undefined) => `the model stopped early (${label ?? 'no reason given'})`,
+			/** `ruleName` is already escaped; the keyword that matched is the moderators' alone. */
+			automod: (ruleName: string) => `the server's AutoMod rule “${ruleName}”`,
 		},
+	},
+	automod: {
+		/** A prompt (its files, the message it quotes) held by a server's AutoMod rule that blocks messages. */
+		promptBlocked: (ruleName: string) =>
+			`🛡️ This server's AutoMod rule “${ruleName}” does not allow this question, so Veil did not send it.`,
 	},
 	admission: {
 		/** A member's second ask while their first is still waiting or being answered. */
@@ -168,4 +179,5 @@ export const messages = {
 	},
 	moderation: moderationMessages,
 	settings: settingsMessages,
+	automodModeration: automodMessages,
 } as const;

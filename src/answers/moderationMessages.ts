@@ -100,6 +100,23 @@ export const moderationMessages = {
 	},
 } as const;
 
+/** What Veil posts to a rule's alert channel; never the prompt. Names and keywords arrive escaped. */
+export const automodMessages = {
+	alert: (userId: string, ruleName: string, keyword: string, blocked: boolean) =>
+		`🛡️ AutoMod rule **${ruleName}** matched a question <@${userId}> asked Veil (keyword ${keyword}). ` +
+		(blocked ? 'Veil did not send it to the model.' : 'The rule does not block, so Veil answered it.'),
+	/** The reason of a flag held by a rule, as moderators read it. */
+	flagReason: (ruleName: string, keyword: string) => `AutoMod rule “${ruleName}” (keyword ${keyword})`,
+	/** A line of `/settings limits`. */
+	applied: (count: number | undefined) =>
+		count === undefined
+			? "AutoMod: Veil applies this server's AutoMod keyword rules to questions and answers (read at the next question)."
+			: `AutoMod: Veil applies this server's **${count}** AutoMod keyword rule${count === 1 ? '' : 's'} to questions and answers.`,
+	notApplied:
+		"AutoMod: **not applied**. Give Veil the Manage Server permission to have it read this server's AutoMod keyword rules " +
+		'and apply them to questions and answers.',
+} as const;
+
 export const settingsMessages = {
 	modlogMissingPermissions: (channelId: string, missing: readonly string[]) =>
 		`Veil can't post reports in <#${channelId}>: it lacks ${missing.join(', ')} there. ` +

@@ -3,7 +3,8 @@ import type { InteractionContext } from '../discord/command.js';
 import { buildContents, type Turn } from '../conversations/buildContents.js';
 import { FileError, readAttachments, type FileText } from '../files/readAttachments.js';
 import { refuseAlone } from './refuseAlone.js';
-import { judgeResponse } from '../generation/safetyVerdict.js';
+import { holdByRule, judgeResponse } from '../generation/safetyVerdict.js';
+import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { candidateText } from '../generation/generationResponse.js';
 import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
 import { countDailyAsk, readDailyLimit } from './dailyAsks.js';
@@ -55,6 +56,9 @@ async function askOnce(
 	options: AskOptions = {},
 ): Promise<AskOutcome> {
 	const admitted = ctx.admission.admit(interaction.user.id);
+	// Read (or found in memory) while the ask's own reads run; it never rejects, and waits a bounded time at most.
+	const serverRules = ctx.automod.matcherFor(interaction.guildId, interaction.appPermissions);
+	const threadParentId = ctx.automod.threadParentOf(interaction.id);
 	let early: EarlyDeferral | undefined;
 	try {
 		// A server's own rules where it installed Veil; elsewhere the member's daily count, and answers only through
@@ -127,6 +131,19 @@ async function askOnce(
 				return askOutcomeOf(error);
 			}
 		}
+		// The server's AutoMod rules read what would go upstream (the quoted message is in the prompt) before it goes.
+		const matcher = await serverRules;
+		const ruleContext = matcher && matchContextOf(interaction, threadParentId);
+		if (matcher && ruleContext) {
+			const text = [request.prompt, ...(files ?? []).map((file) => file.text)].join('\n');
+			const blocked = screenPrompt(matcher, text, interaction, ruleContext, ctx);
+			if (blocked) {
+				const refusal = { content: blockedPromptMessage(blocked) };
+				if (early) await early.refuse(refusal);
+				else await refuseAlone(interaction, request.ephemeral, refusal);
+				return 'refused';
+			}
+		}
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
 		const asked: Turn | undefined = files && { role: 'user', text: request.prompt, files };
@@ -150,7 +167,9 @@ async function askOnce(
 		// What Discord applied, not what was asked: an answer it made ephemeral is a private one from here on.
 		const applied = ephemeral === request.ephemeral ? request : { ...request, ephemeral };
 		if (ephemeral !== request.ephemeral) ctx.log.info('Discord made the answer ephemeral: the ask counts as private');
-		const verdict = judgeResponse(response);
+		let verdict = judgeResponse(response);
+		const heldBy = verdict.kind === 'shown' && matcher && ruleContext ? holdingRule(matcher, verdict.text, ruleContext) : undefined;
+		if (heldBy) verdict = holdByRule(response, heldBy);
 		if (verdict.kind === 'shown') {
 			// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 			ctx.log.debug({ verdict: verdict.kind }, 'answer judged');

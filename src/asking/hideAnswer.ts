@@ -83,6 +83,7 @@ async function storeFlag(
 			ratings: verdict.ratings,
 			finishReason: verdict.finishReason,
 			blockReason: verdict.blockReason,
+			...(verdict.rule ? { automod: verdict.rule } : {}),
 			model: ctx.config.generationModel,
 		});
 	} catch (error) {

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Client, DiscordAPIError, Events } from 'discord.js';
+import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
 import { Admission } from '../admission/admission.js';
 import type { CircuitBreakerOptions } from '../admission/circuitBreaker.js';
@@ -29,6 +29,7 @@ import { setAskQueueLength, setAsksInFlight, watchGateway } from '../operations/
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
 import { checkReadiness } from '../operations/readiness.js';
 import { HOUR_MS } from '../time/durations.js';
+import { AutomodRuleCache } from '../automod/ruleCache.js';
 
 export interface BotOptions {
 	readonly logger: Logger;
@@ -97,8 +98,9 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	forgetShardEnvironment();
 	const client = new Client({
 		...clientShardOptions(config),
-		// Interactions need no intent, and Veil reads nothing else the gateway sends (see clientCache.ts).
-		intents: [],
+		// Interactions need no intent. The one Veil takes brings the AutoMod rule events of servers where it has
+		// Manage Server, nothing else (see clientCache.ts and AutomodRuleCache).
+		intents: [GatewayIntentBits.AutoModerationConfiguration],
 		makeCache,
 		rest: {
 			api: config.discordApiUrl,
@@ -125,6 +127,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		generation,
 		login,
 		client,
+		automod: new AutomodRuleCache(client.rest, logger),
 		admission: new Admission({
 			concurrency: config.askConcurrency,
 			queueMax: config.askQueueMax,
@@ -139,6 +142,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		}),
 	};
 	const router = new InteractionRouter(options.registry, context);
+	// discord.js keeps no server, so its own AutoMod events never fire: the raw packets feed the rules.
+	client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => context.automod.onPacket(packet));
 	client.on(Events.InteractionCreate, (interaction) => void router.dispatch(interaction));
 	client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
 	client.on(Events.Debug, (message) => logger.trace({ source: 'discord.js' }, message));

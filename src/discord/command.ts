@@ -10,6 +10,7 @@ import type {
 import type { Client } from 'discord.js';
 import type { AccountRepository } from '../accounts/accountRepository.js';
 import type { Admission } from '../admission/admission.js';
+import type { AutomodRuleCache } from '../automod/ruleCache.js';
 import type { Config } from '../config/config.js';
 import type { ConversationRepository } from '../conversations/conversationRepository.js';
 import type { CustomIdPrefix } from './customId.js';
@@ -34,6 +35,8 @@ export interface BotContext {
 	readonly client: Client;
 	/** Whether each ask goes upstream, and when: the line, the limits and the circuit breaker. */
 	readonly admission: Admission;
+	/** Each server's AutoMod rules, applied to prompts and answers where Veil has Manage Server. */
+	readonly automod: AutomodRuleCache;
 }
 
 /** The context of one interaction: the bot's, plus a child logger that names the interaction. */

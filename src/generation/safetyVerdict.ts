@@ -21,6 +21,7 @@ const HIDE_REASONS = [
 	'blocked',
 	'block-reason',
 	'finish-reason',
+	'automod',
 ] as const;
 
 export type HideReason = (typeof HIDE_REASONS)[number];
@@ -34,7 +35,16 @@ export type Verdict =
 			ratings: RatingLine[];
 			finishReason: string | undefined;
 			blockReason: string | undefined;
+			/** With the reason `automod`: the server's rule that held a reply the ratings cleared. */
+			rule?: RuleHold;
 	  };
+
+/** Which of a server's AutoMod rules held a reply, and the keyword or pattern that matched (for moderators only). */
+export interface RuleHold {
+	readonly ruleId: string;
+	readonly ruleName: string;
+	readonly keyword: string;
+}
 
 export const SAFE_PROBABILITY = 'NEGLIGIBLE';
 export const SHOWN_FINISH_REASONS: ReadonlySet<string> = new Set(['STOP', 'MAX_TOKENS']);
@@ -102,4 +112,16 @@ function toLines(source: RatingSource, ratings: readonly SafetyRating[] | undefi
 		probability: rating.probability,
 		blocked: rating.blocked === true,
 	}));
+}
+
+/** The verdict on a reply the ratings cleared but a server's AutoMod rule holds: hidden, with the ratings as given. */
+export function holdByRule(response: GenerationResponse, rule: RuleHold): Extract<Verdict, { kind: 'hidden' }> {
+	return {
+		kind: 'hidden',
+		reasons: ['automod'],
+		ratings: [...toLines('prompt', response.promptFeedback?.safetyRatings), ...toLines('reply', response.candidates?.[0]?.safetyRatings)],
+		finishReason: response.candidates?.[0]?.finishReason,
+		blockReason: response.promptFeedback?.blockReason,
+		rule,
+	};
 }

@@ -32,6 +32,8 @@ const flagMetadataSchema = z.object({
 	ratings: z.array(ratingLineSchema),
 	finishReason: z.string().optional(),
 	blockReason: z.string().optional(),
+	/** The server's AutoMod rule that held a reply the ratings cleared, and the keyword or pattern that matched. */
+	automod: z.object({ ruleId: z.string(), ruleName: z.string(), keyword: z.string() }).optional(),
 	model: z.string(),
 	createdAt: z.string(),
 	expiresAt: z.string(),

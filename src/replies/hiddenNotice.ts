@@ -1,3 +1,4 @@
+import { escapeMarkdown } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import type { HideReason, Verdict } from '../generation/safetyVerdict.js';
 import { describeRatings, flaggedRatings, upstreamLabel } from '../moderation/ratingLabels.js';
@@ -16,6 +17,8 @@ const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string
 	'unknown-category': () => reasonText['unknown-category'],
 	'block-reason': (verdict) => reasonText['block-reason'](upstreamLabel(verdict.blockReason ?? '')),
 	'finish-reason': (verdict) => reasonText['finish-reason'](verdict.finishReason === undefined ? undefined : upstreamLabel(verdict.finishReason)),
+	// The rule's name, never the keyword: the word is the moderators' business.
+	automod: (verdict) => reasonText.automod(escapeMarkdown(verdict.rule?.ruleName ?? '')),
 };
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
@@ -34,7 +37,11 @@ function hiddenReasons(verdict: HiddenVerdict): string[] {
  */
 export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none' = 'server'): OutgoingMessage {
 	const lines = [
-		reviewers === 'none' ? messages.ask.hiddenWithheld : messages.ask.hiddenHeadline(flagId === undefined ? undefined : reviewers),
+		reviewers === 'none'
+			? messages.ask.hiddenWithheld
+			: verdict.rule
+				? messages.ask.hiddenByRuleHeadline(flagId !== undefined)
+				: messages.ask.hiddenHeadline(flagId === undefined ? undefined : reviewers),
 		messages.ask.hiddenWhy(hiddenReasons(verdict)),
 	];
 	if (flagId) lines.push(`-# ${messages.ask.hiddenReference(flagId)}`);

@@ -6,9 +6,10 @@ import { useHarness } from '../support/harness.js';
 const harness = useHarness({ env: { REQUIRE_LINK: 'false' } });
 
 describe('what Veil keeps of Discord in memory', () => {
-	it('takes no gateway intent, so no server, channel, role or member data arrives to be kept', () => {
+	it('takes only the AutoMod configuration intent, so no server, channel, role or member data arrives to be kept', () => {
 		const { discord, bot } = harness();
-		expect(discord.identifies.at(-1)?.intents).toBe(0);
+		// Auto Moderation Configuration (1 << 20): rule events, nothing about the server itself.
+		expect(discord.identifies.at(-1)?.intents).toBe(1 << 20);
 		// Not even the stubs READY lists: the log still counts the servers.
 		expect(bot.client.guilds.cache.size).toBe(0);
 		expect(harness().logs.find((line) => line.includes('connected to Discord'))).toContain('"guilds":1');

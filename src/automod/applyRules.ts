@@ -1,0 +1,66 @@
+import { escapeMarkdown, type Client } from 'discord.js';
+import { messages } from '../answers/messages.js';
+import { FETCH_TO_SEND } from '../discord/clientCache.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
+import type { Logger } from '../logging/logger.js';
+import { inlineKeyword } from '../moderation/ratingLabels.js';
+import type { RuleHold } from '../generation/safetyVerdict.js';
+import type { AskInteraction } from '../asking/askComponents.js';
+import type { MatchContext, RuleMatch, RuleMatcher } from './ruleMatcher.js';
+
+/** The asker's roles and the channel (with its parent, for a thread), against which the rules' exemptions are read. */
+export function matchContextOf(interaction: AskInteraction, parentId: string | undefined): MatchContext {
+	const member = interaction.member as { roles?: unknown } | null;
+	const roles = member?.roles;
+	const roleIds = Array.isArray(roles)
+		? roles.filter((role): role is string => typeof role === 'string')
+		: roles && typeof roles === 'object' && 'cache' in roles
+			? [...(roles as { cache: Map<string, unknown> }).cache.keys()]
+			: [];
+	const channelIds = [interaction.channelId, parentId].filter((id): id is string => typeof id === 'string');
+	return { roleIds, channelIds };
+}
+
+/**
+ * Reads a prompt (with its files and the message it quotes) against the server's rules, before anything goes
+ * upstream. Every matching rule with an alert channel gets its alert, in the background; returns the first match
+ * of a rule that blocks, if any: the ask is then refused.
+ */
+export function screenPrompt(
+	matcher: RuleMatcher,
+	text: string,
+	interaction: AskInteraction,
+	context: MatchContext,
+	deps: { client: Client; log: Logger },
+): RuleMatch | undefined {
+	const matches = matcher.match(text, context);
+	if (matches.length === 0) return undefined;
+	deps.log.info({ rules: matches.map((match) => match.ruleId), blocked: matches.some((match) => match.blocks) }, 'a prompt matched AutoMod rules');
+	for (const match of matches) {
+		for (const channelId of match.alertChannelIds) void postAlert(channelId, match, interaction.user.id, deps);
+	}
+	return matches.find((match) => match.blocks);
+}
+
+/** The refusal of a blocked prompt: the rule's own message when it has one. */
+export function blockedPromptMessage(match: RuleMatch): string {
+	return match.customMessage ?? messages.automod.promptBlocked(escapeMarkdown(match.ruleName));
+}
+
+/** The first rule an answer's text matches, as a hidden verdict names it. */
+export function holdingRule(matcher: RuleMatcher, text: string, context: MatchContext): RuleHold | undefined {
+	const [match] = matcher.match(text, context);
+	return match && { ruleId: match.ruleId, ruleName: match.ruleName, keyword: match.trigger };
+}
+
+/** The alert of a rule: the member (shown, not pinged), the rule and the keyword; never the prompt. */
+async function postAlert(channelId: string, match: RuleMatch, userId: string, deps: { client: Client; log: Logger }): Promise<void> {
+	try {
+		const channel = await deps.client.channels.fetch(channelId, FETCH_TO_SEND);
+		if (!channel?.isSendable()) throw new Error('the alert channel is not one Veil can send to');
+		const content = messages.automodModeration.alert(userId, escapeMarkdown(match.ruleName), inlineKeyword(match.trigger), match.blocks);
+		await channel.send({ content, allowedMentions: NO_MENTIONS });
+	} catch (error) {
+		deps.log.warn({ err: error, ruleId: match.ruleId, channelId }, 'could not post an AutoMod alert');
+	}
+}
