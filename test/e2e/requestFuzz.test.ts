@@ -17,7 +17,8 @@ describe('malformed requests to the ports Veil opens', () => {
 	let operatorPort: number;
 
 	beforeAll(async () => {
-		services = await startTestServices({ REQUIRE_LINK: 'false', LOG_LEVEL: 'info' });
+		// Discord's 3 s to acknowledge is lengthened: the member's ask only shows the bot still answers.
+		services = await startTestServices({ REQUIRE_LINK: 'false', LOG_LEVEL: 'info' }, { interactionDeadlineMs: 15_000 });
 		proxy = await startRestProxy(services.discord.apiUrl, services.discord.token);
 		proxyPort = proxy.port;
 		bot = runScript('src/main.ts', { ...services.env, DISCORD_API_URL: proxy.apiUrl, METRICS_PORT: '0', SHARD_COUNT: '1' });
@@ -43,7 +44,7 @@ describe('malformed requests to the ports Veil opens', () => {
 		expect(bot.child.exitCode).toBeNull();
 
 		services.upstream.setDefaultGeneration({ json: safeResponse('still here') });
-		const asked = await services.discord.slashCommand({ name: 'ask', user: makeUser('after'), options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer(10_000);
+		const asked = await services.discord.slashCommand({ name: 'ask', user: makeUser('after'), options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer(30_000);
 		expect(asked.original?.content).toBe('still here');
 	}, 60_000);
 
