@@ -6,7 +6,8 @@
  * the bots' phases alternating); then 1,000 asks in flight on a 5 s upstream. It prints every figure for both and
  * the ratio, and with N > 1 the tail ratios run by run; it asserts nothing. Last, through the proxy: two Veil
  * processes behind one `npm run rest-proxy` at 200 asks a second, beside the bare bot's figure at that rate (see
- * proxyPhase.ts). `--proxy` runs only the bare bot's 200/s phase and that one.
+ * proxyPhase.ts). `--proxy` runs only the bare bot's 200/s phase and that one. Beside the table, the CPU a server's
+ * AutoMod rules add to an ask (automodCost.ts); `--automod` prints only that.
  *
  * 1,000 linked members ask in turn: Veil answers one ask per member at a time (the admission of the scale issue),
  * so the 1,000 asks in flight of the slow phase need as many members, and no phase is refused for it.
@@ -15,6 +16,7 @@
  */
 import { cpus } from 'node:os';
 import { PROXY_PROCESSES, runProxyPhase } from './proxyPhase.js';
+import { formatAutomodCost, measureAutomodCost } from './automodCost.js';
 import { buildRows, buildTailRows, formatProxyTable, formatTable, pooled, type BotFigures } from './report.js';
 import { bareBot, BotBench, veil, type BenchPlan, type RateFigures } from './scenario.js';
 
@@ -60,6 +62,10 @@ const proxyCount = plan.rates.find(({ rate }) => rate === PROXY_RATE)?.count ?? 
 const runs = Math.max(1, Number(/^--runs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--runs=')) ?? '')?.[1] ?? 1));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
+if (process.argv.includes('--automod')) {
+	console.log(formatAutomodCost(measureAutomodCost()));
+	process.exit(0);
+}
 if (proxyOnly) {
 	log(`bench --proxy: the bare bot at ${PROXY_RATE}/s, then Veil ×${PROXY_PROCESSES} behind the REST proxy`);
 	const bench = await BotBench.create(bareBot, plan);
@@ -111,6 +117,8 @@ console.log(
 		`${plan.members} linked members, upstream ${plan.upstreamMs} ms, ${minutes.toFixed(1)} min\n`,
 );
 console.log(formatTable(buildRows(bare, veilFigures, plan)));
+// Measured in this process, once both bots have stopped.
+console.log(`\n${formatAutomodCost(measureAutomodCost())}`);
 const bareAtProxyRate = pooled(bare, plan.rates.findIndex(({ rate }) => rate === PROXY_RATE));
 console.log(`\nThrough the proxy: Veil ×${PROXY_PROCESSES} (shards 0 and 1 of 2, one Redis) behind one npm run rest-proxy, against the bare bot's phase at ${PROXY_RATE}/s above:\n`);
 console.log(formatProxyTable(bareAtProxyRate, proxy, PROXY_PROCESSES));
