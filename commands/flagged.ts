@@ -137,7 +137,8 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): stri
 		}
 		case 'dismissed':
 			return messages.moderation.dismissed;
-		default:
+		case 'reviewed':
+		case undefined:
 			return messages.moderation.reviewed;
 	}
 }

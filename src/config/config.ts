@@ -196,7 +196,7 @@ export function parseDeployConfig(env: Record<string, string | undefined>): Depl
 	if (!result.success) throw new ConfigError(describeIssues(result.error.issues, env));
 	return Object.freeze({
 		discordToken: result.data.DISCORD_TOKEN,
-		discordApplicationId: result.data.DISCORD_APPLICATION_ID as string,
+		discordApplicationId: result.data.DISCORD_APPLICATION_ID,
 		discordGuildId: result.data.DISCORD_GUILD_ID,
 		discordApiUrl: result.data.DISCORD_API_URL.replace(/\/+$/, ''),
 		restProxySecret: result.data.REST_PROXY_SECRET,

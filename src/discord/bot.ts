@@ -163,7 +163,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			([records, claims]) => records + claims > 0 && logger.info({ removed: records + claims }, 'expired records erased'),
 			(error: unknown) => logger.warn({ err: error }, 'sweeping expired records failed'),
 		);
-	const sweeper = setInterval(sweep, options.sweepIntervalMs ?? HOUR_MS).unref();
+	const sweeper = setInterval(() => void sweep(), options.sweepIntervalMs ?? HOUR_MS).unref();
 	void sweep();
 
 	const closeAll = async () => {

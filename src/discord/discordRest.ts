@@ -54,6 +54,7 @@ export class DiscordRest extends REST {
 		// tokenless side clone every response.)
 		for (const event of FORWARDED_EVENTS) {
 			this.#tokenless.on(event, (...args: unknown[]) => {
+				// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it to pick emit's untyped form
 				(this.emit as (name: string, ...rest: unknown[]) => boolean)(event, ...args);
 			});
 		}

@@ -1,4 +1,4 @@
 import type { MessageMentionOptions } from 'discord.js';
 
 /** Model text never pings anyone: every message Veil sends carries this. */
-export const NO_MENTIONS: MessageMentionOptions = Object.freeze({ parse: [] }) as MessageMentionOptions;
+export const NO_MENTIONS: MessageMentionOptions = Object.freeze({ parse: [] });

@@ -7,7 +7,7 @@ export function parseRetryAfterMs(
 	value: string | readonly string[] | null | undefined,
 	now: number = Date.now(),
 ): number | undefined {
-	const header = Array.isArray(value) ? value[0] : value;
+	const header: unknown = Array.isArray(value) ? value[0] : value;
 	if (typeof header !== 'string') return undefined;
 	const trimmed = header.trim();
 	if (trimmed === '') return undefined;

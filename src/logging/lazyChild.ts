@@ -17,12 +17,12 @@ export function lazyChild(parent: Logger, bindings: () => Bindings): Logger {
 				if (LEVELS.has(property) && !target.isLevelEnabled(property)) return noop;
 				if (property === 'isLevelEnabled' || property === 'level') {
 					const value: unknown = Reflect.get(target, property, target);
-					return typeof value === 'function' ? value.bind(target) : value;
+					return typeof value === 'function' ? (value.bind(target) as unknown) : value;
 				}
 			}
 			const real = made();
 			const value: unknown = Reflect.get(real, property, real);
-			return typeof value === 'function' ? value.bind(real) : value;
+			return typeof value === 'function' ? (value.bind(real) as unknown) : value;
 		},
 	});
 }

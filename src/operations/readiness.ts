@@ -19,7 +19,7 @@ export interface Readiness {
  * so it is not ready.
  */
 export async function checkReadiness(client: Client, probeStore: () => Promise<unknown>): Promise<Readiness> {
-	const expected = Array.isArray(client.options.shards) ? client.options.shards : [];
+	const expected = typeof client.options.shards === 'object' ? client.options.shards : [];
 	const shards: Record<string, string> = {};
 	for (const id of expected) {
 		const status = client.ws.shards.get(id)?.status;

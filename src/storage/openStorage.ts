@@ -42,7 +42,7 @@ export async function openStorage(storeUrl: string, logger: Logger, options: Sto
 		// Touch the store once so a wrong URL or an unreachable store fails the start, not the first member's command.
 		await store.get('accounts', '__probe__');
 		logger.info({ store: backend.kind }, 'store ready');
-		return { store, atomic: { ...boundAtomic(atomic, bound), close: backend.close }, backend, close: backend.close };
+		return { store, atomic: { ...boundAtomic(atomic, bound), close: () => backend.close() }, backend, close: () => backend.close() };
 	} catch (error) {
 		await backend.close().catch(() => undefined);
 		throw error;

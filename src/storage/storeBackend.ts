@@ -25,7 +25,7 @@ export async function openBackend(storeUrl: string, logger: Logger, timeoutMs: n
 		const path = sqlitePath(storeUrl);
 		prepareSqliteFile(path, logger);
 		const connection = await openGatedSqliteConnection(path, timeoutMs);
-		return { kind: 'sqlite', gate: connection.gate, query: connection.query, close: once(connection.close) };
+		return { kind: 'sqlite', gate: connection.gate, query: connection.query, close: once(() => connection.close()) };
 	}
 	if (/^rediss?:\/\//.test(storeUrl)) {
 		// Loaded only when the store is Redis: its client (every command of @redis/client) costs a SQLite deployment
