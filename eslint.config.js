@@ -11,6 +11,7 @@ import { importCycles } from './eslint/importCycles.js';
 const LAYERS = [
 	['commands'],
 	['src/asking'],
+	['src/automod'],
 	['src/moderation'],
 	['src/replies'],
 	['src/admission'],
@@ -20,7 +21,7 @@ const LAYERS = [
 	['src/conversations'],
 	['src/files', 'src/accounts', 'src/settings'],
 	['src/storage'],
-	['src/operations', 'src/automod'],
+	['src/operations'],
 	['src/http', 'src/answers', 'src/logging', 'src/crypto', 'src/time'],
 ];
 
@@ -36,6 +37,8 @@ const ARROWS_BACK_UP = [
 	'src/replies/hiddenNotice.ts',
 	// A file's text is counted with conversations/buildContents' characterCount, which builds file parts from files/.
 	'src/files/readAttachments.ts',
+	// AutoMod answers an ask in place, so it takes the ask's interaction type from asking/, which calls it.
+	'src/automod/applyRules.ts',
 ];
 
 const layeringZones = LAYERS.flatMap((layer, depth) =>
