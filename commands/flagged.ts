@@ -39,7 +39,11 @@ const data = new SlashCommandBuilder()
 			.setName('view')
 			.setDescription('One hidden reply in full, with Release, Dismiss and Mark reviewed')
 			.addStringOption((option) =>
-				option.setName('id').setDescription('The flag id, as in the list or the mod-log').setRequired(true).setMaxLength(FLAG_ID_MAX_LENGTH),
+				option
+					.setName('id')
+					.setDescription('The case number (#12) or the flag id, as in the list or the mod-log')
+					.setRequired(true)
+					.setMaxLength(FLAG_ID_MAX_LENGTH),
 			),
 	)
 	.toJSON();
@@ -62,9 +66,9 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, FLAGGED_PREFIXES));
 		return;
 	}
-	const id = normaliseId(interaction.options.getString('id', true));
+	const reference = interaction.options.getString('id', true);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	await interaction.editReply(flagViewMessage(await findFlag(guildId, id, lookup, ctx), FLAGGED_PREFIXES));
+	await interaction.editReply(flagViewMessage(await findFlag(guildId, reference, lookup, ctx), FLAGGED_PREFIXES));
 }
 
 /** Previous/Next: `flagged:page:<page>:<moderatorId>`; only that moderator turns the pages, updated in place. */
@@ -148,9 +152,12 @@ function listPage(guildId: string, page: number, lookup: PermissionLookup, ctx: 
 	return ctx.flags.list(guildId, page, undefined, undefined, (channelIds) => moderatedChannels(lookup, channelIds, () => outsideModerationChannel(guildId, ctx)));
 }
 
-/** The flag, if it exists in this server and the moderator may moderate its channel; otherwise one same answer. */
-async function findFlag(guildId: string, id: string, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagRecord> {
-	const flag = await ctx.flags.find(guildId, id);
+/**
+ * The flag by case number (`#12`) or id, if it exists in this server and the moderator may moderate its channel;
+ * otherwise one same answer.
+ */
+async function findFlag(guildId: string, reference: string, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagRecord> {
+	const flag = await ctx.flags.findByReference(guildId, reference);
 	const moderatedFrom = flag?.outside ? await outsideModerationChannel(guildId, ctx) : flag?.channelId;
 	if (!flag || moderatedFrom === undefined || !(await canModerateIn(lookup, moderatedFrom))) {
 		throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });

@@ -31,6 +31,14 @@ export function askedPrivately(flag: FlagRecord): boolean {
 	return flag.private !== false;
 }
 
+/** The counter of a server's case numbers, and where each number points to its flag (for the flag's retention). */
+const caseCounterKey = (guildId: string) => `flag-cases:${guildId}`;
+const caseKey = (guildId: string, caseNumber: number) => `${guildId}:${caseNumber}`;
+/** The counter is kept a century past its last use: case numbers are never given twice in a server. */
+const CASE_COUNTER_LIFE_MS = 100 * 365 * DAY_MS;
+/** `#12` or `12`: a case number (ids are 10 letters and digits, so up to 9 digits cannot be one). */
+const CASE_REFERENCE = /^#?\s*(\d{1,9})$/;
+
 /** A short random id (10 characters, 50 bits): nothing about one id tells the next. */
 export function newFlagId(): string {
 	return randomId(10);
@@ -96,12 +104,18 @@ export class FlagRepository {
 	}
 
 	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
+		const id = newFlagId();
+		// The server's next case number, from one counter in the store: two processes never get the same one.
+		const caseNumber = await this.#atomic.increment(caseCounterKey(flag.guildId), now.getTime() + CASE_COUNTER_LIFE_MS);
 		const record: FlagRecord = {
 			...flag,
-			id: newFlagId(),
+			id,
+			caseNumber,
 			createdAt: now.toISOString(),
 			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
 		};
+		// One number, one write: no two flags ever write the same key.
+		await this.#store.set('flag-cases', caseKey(flag.guildId, caseNumber), id, this.#retentionMs);
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), this.#retentionMs);
 		await this.#index.add(record.guildId, [[record.id, now.getTime(), record.channelId]], now.getTime());
 		return record;
@@ -111,6 +125,20 @@ export class FlagRepository {
 	async find(guildId: string, id: string): Promise<FlagRecord | undefined> {
 		if (!FLAG_ID.test(id)) return undefined;
 		return openFlag(await this.#store.get('flags', `${guildId}:${id}`), guildId, id, this.#keys);
+	}
+
+	/** The flag with this case number in this server, or undefined (unknown, expired, or another server's). */
+	async findByCase(guildId: string, caseNumber: number): Promise<FlagRecord | undefined> {
+		if (!Number.isSafeInteger(caseNumber) || caseNumber < 1) return undefined;
+		const id = await this.#store.get('flag-cases', caseKey(guildId, caseNumber));
+		return typeof id === 'string' ? this.find(guildId, id) : undefined;
+	}
+
+	/** A flag by what a moderator typed: `#12` (or `12`) its case number, otherwise its id. */
+	async findByReference(guildId: string, reference: string): Promise<FlagRecord | undefined> {
+		const caseNumber = CASE_REFERENCE.exec(reference.trim())?.[1];
+		if (caseNumber !== undefined) return this.findByCase(guildId, Number(caseNumber));
+		return this.find(guildId, reference.trim().toLowerCase());
 	}
 
 	/** Saves a changed record, keeping its original expiry. */

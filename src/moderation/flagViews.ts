@@ -51,6 +51,11 @@ export function flagStatus(flag: FlagRecord): string {
 	return `${flag.decision.kind} by <@${flag.decision.by}> ${time(new Date(flag.decision.at), TimestampStyles.RelativeTime)}`;
 }
 
+/** `**#12** · `, the case number a list line starts with; nothing for a flag from before cases were numbered. */
+export function caseLabel(flag: FlagRecord): string {
+	return flag.caseNumber === undefined ? '' : `**#${flag.caseNumber}** · `;
+}
+
 /** Why it was hidden in a few words: each flagged category with its probability, or the other reason. */
 export function flagCategories(flag: FlagRecord): string {
 	const seen = new Set<string>();
@@ -72,7 +77,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 	if (page.total === 0) return message(says.listEmpty(retentionDays), [], []);
 	const lines = page.flags.map((flag) =>
 		truncate(
-			`\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
+			`${caseLabel(flag)}\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
 				`${flag.outside ? `${flagPlace(flag)} · ` : ''}${flagCategories(flag)} · **${flagStatus(flag)}**`,
 			LIST_LINE_LIMIT,
 		),
@@ -104,7 +109,7 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 	const link = noticeLink(flag);
 	const reasons = describeStopReasons(flag);
 	const embed = new EmbedBuilder()
-		.setTitle(`Flag ${flag.id}`)
+		.setTitle(flag.caseNumber === undefined ? `Flag ${flag.id}` : `Case #${flag.caseNumber} · flag ${flag.id}`)
 		.setColor(STATUS_COLOR[status])
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },

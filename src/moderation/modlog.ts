@@ -24,7 +24,7 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 	const flagged = describeRatings(flaggedRatings(flag.ratings));
 	const reasons = describeStopReasons(flag);
 	return new EmbedBuilder()
-		.setTitle(messages.moderation.modlog.title)
+		.setTitle(flag.caseNumber === undefined ? messages.moderation.modlog.title : `#${flag.caseNumber} · ${messages.moderation.modlog.title}`)
 		.setColor(0xe67e22)
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },

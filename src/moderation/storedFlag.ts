@@ -35,6 +35,8 @@ const flagMetadataSchema = z.object({
 	/** The server's AutoMod rule that held a reply the ratings cleared, and the keyword or pattern that matched. */
 	automod: z.object({ ruleId: z.string(), ruleName: z.string(), keyword: z.string() }).optional(),
 	model: z.string(),
+	/** The server's case number (`#N`), counted in the store; absent in flags from before cases were numbered. */
+	caseNumber: z.number().int().positive().optional(),
 	createdAt: z.string(),
 	expiresAt: z.string(),
 	/** One decision per flag: a second press finds it here and answers without acting twice. */

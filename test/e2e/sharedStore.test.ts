@@ -77,4 +77,16 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 		const listed = await flags.list(GUILD, 1, 1000);
 		expect(listed.flags.map((flag) => flag.id)).toEqual(expect.arrayContaining(created));
 	});
+
+	it('give each flag both create at once its own case number, which finds it', async () => {
+		const output = await runTogether(shared, [
+			['create', GUILD, '10'],
+			['create', GUILD, '10'],
+		]);
+		const created = await Promise.all(output.flatMap((lines) => JSON.parse(lines.at(-1) ?? '[]') as string[]).map((id) => flags.find(GUILD, id)));
+		const numbers = created.map((flag) => flag?.caseNumber ?? 0);
+		expect(new Set(numbers).size).toBe(20);
+		for (const flag of created) expect((await flags.findByReference(GUILD, `#${flag?.caseNumber}`))?.id).toBe(flag?.id);
+		expect((await newFlag()).caseNumber).toBe(Math.max(...numbers) + 1);
+	});
 });
