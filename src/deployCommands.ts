@@ -4,15 +4,17 @@ import { parseDeployConfig, type DeployConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { messages } from './answers/messages.js';
 import { buildRegistry } from './discord/registry.js';
+import { localizeCommands } from './i18n/commandLocalizations.js';
 import { proxySecretHeaders } from './discord/restProxySecret.js';
 
 /**
- * Registers the commands of the one registry the bot routes with; guild-scoped when DISCORD_GUILD_ID is set. That one
- * is for development (it takes effect at once): a guild's commands cannot be installed to a member's account, so
- * user installs need the global registration, and registering both would list every command twice in that guild.
+ * Registers the commands of the one registry the bot routes with, localized from the catalogues; guild-scoped when
+ * DISCORD_GUILD_ID is set. That one is for development (it takes effect at once): a guild's commands cannot be
+ * installed to a member's account, so user installs need the global registration, and registering both would list
+ * every command twice in that guild.
  */
 async function deployCommands(config: DeployConfig): Promise<{ scope: string; count: number }> {
-	const body = buildRegistry(commandModules).toJSON();
+	const body = localizeCommands(buildRegistry(commandModules).toJSON());
 	const rest = new REST({ api: config.discordApiUrl, headers: proxySecretHeaders(config.restProxySecret) }).setToken(config.discordToken);
 	const route = config.discordGuildId
 		? Routes.applicationGuildCommands(config.discordApplicationId, config.discordGuildId)

@@ -1,0 +1,52 @@
+import de from './locales/de.json' with { type: 'json' };
+import enUS from './locales/en-US.json' with { type: 'json' };
+import esES from './locales/es-ES.json' with { type: 'json' };
+import fr from './locales/fr.json' with { type: 'json' };
+import it from './locales/it.json' with { type: 'json' };
+import ja from './locales/ja.json' with { type: 'json' };
+import ko from './locales/ko.json' with { type: 'json' };
+import nl from './locales/nl.json' with { type: 'json' };
+import pl from './locales/pl.json' with { type: 'json' };
+import ptBR from './locales/pt-BR.json' with { type: 'json' };
+import ru from './locales/ru.json' with { type: 'json' };
+import tr from './locales/tr.json' with { type: 'json' };
+import uk from './locales/uk.json' with { type: 'json' };
+import zhCN from './locales/zh-CN.json' with { type: 'json' };
+import type { SupportedLocale } from './locales.js';
+
+/** The shape every catalogue has: en-US's, the source. */
+export type SourceCatalogue = typeof enUS;
+
+/** A command's entry: its name, its description (none for a message command), its options' entries by name. */
+export interface CommandEntry {
+	readonly name: string;
+	readonly description?: string;
+	readonly options?: Readonly<Record<string, CommandEntry>>;
+	/** A choice's localized name, by the choice's value. */
+	readonly choices?: Readonly<Record<string, string>>;
+}
+
+/** One locale's file, as loaded: `members` is checked against en-US by the catalogue tests, not by each file's type. */
+export interface Catalogue {
+	readonly _meta: { readonly locale: string; readonly source: string; readonly reviewed: string };
+	readonly commands: Readonly<Record<string, CommandEntry>>;
+	readonly members: SourceCatalogue['members'] | Readonly<Record<string, unknown>>;
+}
+
+/** Every catalogue, bundled with the code: loading needs no file system or network at run time. */
+export const catalogues: Readonly<Record<SupportedLocale, Catalogue>> = {
+	'en-US': enUS,
+	de,
+	fr,
+	'es-ES': esES,
+	'pt-BR': ptBR,
+	ja,
+	ko,
+	'zh-CN': zhCN,
+	ru,
+	pl,
+	tr,
+	uk,
+	it,
+	nl,
+};

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
+import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../../../src/i18n/locales.js';
+
+const source = catalogues[SOURCE_LOCALE];
+const translated = SUPPORTED_LOCALES.filter((locale) => locale !== SOURCE_LOCALE);
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+// Discord's rule for slash command and option names (DISCORD-FACTS, Locales).
+const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+
+/** Values that are rightly the same as the English: an id is an "id" in these languages too. */
+const SAME_AS_ENGLISH = new Set(['id']);
+
+/** Every string leaf of a catalogue tree, by its dotted path. */
+function leaves(tree: unknown, prefix = ''): Map<string, string> {
+	const found = new Map<string, string>();
+	for (const [key, value] of Object.entries(tree as Record<string, unknown>)) {
+		if (typeof value === 'string') found.set(`${prefix}${key}`, value);
+		else for (const [path, leaf] of leaves(value, `${prefix}${key}.`)) found.set(path, leaf);
+	}
+	return found;
+}
+
+/** A sentence's keys grouped by base key (plural forms folded): `admission.waiting` → { one, other }. */
+function sentences(locale: SupportedLocale): Map<string, Map<string, string>> {
+	const grouped = new Map<string, Map<string, string>>();
+	for (const [path, value] of leaves(catalogues[locale].members)) {
+		const form = PLURAL.exec(path)?.[1] ?? '';
+		const base = path.replace(PLURAL, '');
+		grouped.set(base, (grouped.get(base) ?? new Map()).set(form, value));
+	}
+	return grouped;
+}
+
+const placeholders = (value: string) => [...value.matchAll(/\{\{\s*([^}\s,]+)[^}]*\}\}/g)].map((match) => match[1]).sort();
+
+function commandEntries(locale: SupportedLocale): Array<{ path: string; entry: CommandEntry; siblings: string }> {
+	const found: Array<{ path: string; entry: CommandEntry; siblings: string }> = [];
+	const walk = (entries: Readonly<Record<string, CommandEntry>>, prefix: string) => {
+		for (const [key, entry] of Object.entries(entries)) {
+			found.push({ path: `${prefix}${key}`, entry, siblings: prefix });
+			if (entry.options) walk(entry.options, `${prefix}${key}.options.`);
+		}
+	};
+	walk(catalogues[locale].commands, '');
+	return found;
+}
+
+describe('the catalogues', () => {
+	it.each(translated)('%s has every key of en-US and no other, commands and sentences alike', (locale) => {
+		expect([...leaves(catalogues[locale].commands).keys()].sort()).toEqual([...leaves(source.commands).keys()].sort());
+		expect([...sentences(locale).keys()].sort()).toEqual([...sentences(SOURCE_LOCALE).keys()].sort());
+	});
+
+	it.each(SUPPORTED_LOCALES)('%s has exactly the plural forms its language needs, for every counted sentence', (locale) => {
+		const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories.slice().sort();
+		for (const [key, forms] of sentences(SOURCE_LOCALE)) {
+			if (!forms.has('other')) continue;
+			expect([...(sentences(locale).get(key)?.keys() ?? [])].sort(), `${locale} ${key}`).toEqual(categories);
+		}
+	});
+
+	it.each(translated)('%s keeps every placeholder of the source, by name and count', (locale) => {
+		for (const [key, forms] of sentences(SOURCE_LOCALE)) {
+			const expected = placeholders(forms.get('other') ?? forms.get('') ?? '');
+			for (const [form, value] of sentences(locale).get(key) ?? []) {
+				expect(placeholders(value), `${locale} ${key}${form && `_${form}`}`).toEqual(expected);
+			}
+		}
+	});
+
+	it.each(translated)('%s leaves no value empty or in English', (locale) => {
+		const english = new Map([...leaves(source.commands), ...leaves(source.members)]);
+		for (const [path, value] of [...leaves(catalogues[locale].commands), ...leaves(catalogues[locale].members)]) {
+			expect(value.trim(), `${locale} ${path}`).not.toBe('');
+			const base = english.get(path) ?? english.get(path.replace(PLURAL, '_other'));
+			if (!SAME_AS_ENGLISH.has(value)) expect(value, `${locale} ${path} is still English`).not.toBe(base);
+		}
+	});
+
+	it.each(SUPPORTED_LOCALES)('%s says it was machine-drafted and what a native speaker reviewed', (locale) => {
+		const meta = catalogues[locale]._meta;
+		expect(meta.locale).toBe(locale);
+		if (locale === SOURCE_LOCALE) return;
+		expect(meta.source).toMatch(/machine-drafted/i);
+		expect(meta.reviewed).toMatch(/no part has been reviewed by a native speaker/i);
+	});
+
+	it.each(SUPPORTED_LOCALES)('%s names and describes commands by Discord\'s rules', (locale) => {
+		const names = new Map<string, string[]>();
+		for (const { path, entry, siblings } of commandEntries(locale)) {
+			const messageCommand = entry.description === undefined;
+			if (messageCommand) {
+				expect(entry.name.length, path).toBeGreaterThanOrEqual(1);
+				expect(entry.name.length, path).toBeLessThanOrEqual(32);
+			} else {
+				expect(entry.name, `${locale} ${path}`).toMatch(COMMAND_NAME);
+				expect(entry.name, `${locale} ${path} must be lower case`).toBe(entry.name.toLowerCase());
+				expect(entry.description.length, `${locale} ${path}.description`).toBeGreaterThanOrEqual(1);
+				expect(entry.description.length, `${locale} ${path}.description: ${entry.description}`).toBeLessThanOrEqual(100);
+			}
+			names.set(siblings, [...(names.get(siblings) ?? []), entry.name]);
+		}
+		for (const [siblings, list] of names) expect(new Set(list).size, `${locale} ${siblings || 'top level'}: ${list.join(', ')}`).toBe(list.length);
+	});
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { commandModules } from '../../../commands/index.js';
+import { buildRegistry } from '../../../src/discord/registry.js';
+import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
+import { LOCALIZED_LOCALES, localizeCommands } from '../../../src/i18n/commandLocalizations.js';
+
+interface Node {
+	name: string;
+	description?: string;
+	type?: number;
+	value?: string | number;
+	name_localizations?: Record<string, string> | null;
+	description_localizations?: Record<string, string> | null;
+	options?: Node[];
+	choices?: Node[];
+}
+
+const registered = () => buildRegistry(commandModules).toJSON() as unknown as Node[];
+
+/** Every command, option and choice of the registration JSON, by its path. */
+function walk(nodes: readonly Node[], prefix = ''): Array<{ path: string; node: Node; kind: 'command' | 'option' | 'choice' }> {
+	return nodes.flatMap((node) => {
+		const path = `${prefix}${node.name}`;
+		return [
+			{ path, node, kind: prefix ? ('option' as const) : ('command' as const) },
+			...walk(node.options ?? [], `${path}.options.`),
+			...(node.choices ?? []).map((choice) => ({ path: `${path}.choices.${choice.value}`, node: choice, kind: 'choice' as const })),
+		];
+	});
+}
+
+describe('localizeCommands', () => {
+	it('gives every command, option and choice Veil registers a name and description in every supported locale', () => {
+		const missing: string[] = [];
+		for (const { path, node, kind } of walk(localizeCommands(registered() as never) as unknown as Node[])) {
+			for (const locale of LOCALIZED_LOCALES) {
+				if (!node.name_localizations?.[locale]) missing.push(`${locale}: ${path} name`);
+				// A message command and a choice have no description to localize.
+				if (kind !== 'choice' && node.type !== 3 && !node.description_localizations?.[locale]) missing.push(`${locale}: ${path} description`);
+			}
+		}
+		expect(missing, 'add these to src/i18n/locales/*.json').toEqual([]);
+	});
+
+	it('keeps en-US\'s catalogue the same as the commands\' own English, so a changed option is seen as untranslated', () => {
+		const mismatched: string[] = [];
+		const compare = (nodes: readonly Node[], entries: Readonly<Record<string, CommandEntry>> | undefined, prefix: string) => {
+			for (const node of nodes) {
+				const entry = entries?.[node.name];
+				if (entry?.name !== node.name) mismatched.push(`${prefix}${node.name}: not in en-US.json`);
+				else if (node.type !== 3 && entry.description !== node.description) mismatched.push(`${prefix}${node.name}.description: "${node.description}" in code`);
+				compare(node.options ?? [], entry?.options, `${prefix}${node.name}.options.`);
+				for (const choice of node.choices ?? []) {
+					if (entry?.choices?.[String(choice.value)] !== choice.name) mismatched.push(`${prefix}${node.name}.choices.${choice.value}: "${choice.name}" in code`);
+				}
+			}
+		};
+		compare(registered(), catalogues['en-US'].commands, '');
+		expect(mismatched).toEqual([]);
+	});
+
+	it('sends the catalogue\'s words under Discord\'s locale codes, and the English as the command\'s own', () => {
+		const ask = localizeCommands(registered() as never).find((command) => command.name === 'ask') as unknown as Node;
+		expect(ask.description).toBe('Ask the model a question');
+		expect(ask.name_localizations).toMatchObject({ de: 'fragen', 'es-ES': 'preguntar', 'pt-BR': 'perguntar', 'zh-CN': '提问', ja: '質問' });
+		expect(Object.keys(ask.name_localizations ?? {})).not.toContain('en-US');
+		const prompt = ask.options?.find((option) => option.name === 'prompt');
+		expect(prompt?.description_localizations?.fr).toBe('Ta question');
+		const askVeil = localizeCommands(registered() as never).find((command) => command.name === 'Ask Veil') as unknown as Node;
+		expect(askVeil.name_localizations?.de).toBe('Veil fragen');
+		expect(askVeil.description_localizations).toBeUndefined();
+	});
+
+	it('localizes choices by their value, and leaves a command the catalogues lack in English', () => {
+		const command = {
+			name: 'ask',
+			description: 'Ask the model a question',
+			options: [{ type: 3, name: 'nobody', description: 'An option no catalogue has', choices: [{ name: 'One', value: 'one' }] }],
+		};
+		const [localized] = localizeCommands([command as never]) as unknown as Node[];
+		const option = localized?.options?.[0];
+		expect(option?.name).toBe('nobody');
+		expect(option?.name_localizations).toBeUndefined();
+		expect(option?.choices?.[0]).toEqual({ name: 'One', value: 'one' });
+		const [unknown] = localizeCommands([{ name: 'unknown', description: 'd' } as never]) as unknown as Node[];
+		expect(unknown).toEqual({ name: 'unknown', description: 'd' });
+	});
+
+	it('does not change the registry\'s own JSON', () => {
+		const before = JSON.stringify(registered());
+		localizeCommands(buildRegistry(commandModules).toJSON());
+		expect(JSON.stringify(registered())).toBe(before);
+		expect(before).not.toContain('name_localizations');
+	});
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { messages } from '../../../src/answers/messages.js';
+import { resolveLocale, resolveServerLocale, SUPPORTED_LOCALES } from '../../../src/i18n/locales.js';
+import { t } from '../../../src/i18n/translate.js';
+
+describe('resolveLocale', () => {
+	it('keeps every supported Discord locale as it is', () => {
+		for (const locale of SUPPORTED_LOCALES) expect(resolveLocale(locale)).toBe(locale);
+	});
+
+	it('serves a variety by its nearest catalogue, and anything else in en-US', () => {
+		expect(resolveLocale('en-GB')).toBe('en-US');
+		expect(resolveLocale('es-419')).toBe('es-ES');
+		expect(resolveLocale('zh-TW')).toBe('en-US');
+		expect(resolveLocale('sv-SE')).toBe('en-US');
+		expect(resolveLocale('pt-PT')).toBe('en-US');
+		expect(resolveLocale('es')).toBe('en-US');
+		expect(resolveLocale('xx-not-a-locale')).toBe('en-US');
+		expect(resolveLocale('')).toBe('en-US');
+		expect(resolveLocale(undefined)).toBe('en-US');
+		expect(resolveLocale(null)).toBe('en-US');
+	});
+
+	it('takes a server\'s own setting over its guild_locale, and guild_locale over English', () => {
+		expect(resolveServerLocale('fr')).toBe('fr');
+		expect(resolveServerLocale('fr', 'ja')).toBe('ja');
+		expect(resolveServerLocale('fr', null)).toBe('fr');
+		expect(resolveServerLocale('sv-SE')).toBe('en-US');
+		expect(resolveServerLocale(null)).toBe('en-US');
+	});
+});
+
+describe('t', () => {
+	it('says in en-US exactly what messages.ts says', () => {
+		expect(t('en-US', 'admission.waitingNext')).toBe(messages.admission.waiting(0));
+		for (const ahead of [1, 2, 3, 11, 21]) expect(t('en-US', 'admission.waiting', { count: ahead })).toBe(messages.admission.waiting(ahead));
+		for (const limit of [1, 5]) expect(t('en-US', 'admission.dailyLimit', { count: limit, resetsAt: '<t:1700000000:R>' })).toBe(messages.admission.dailyLimit(limit, '<t:1700000000:R>'));
+		expect(t('en-US', 'ask.linkFirst')).toBe(messages.ask.linkFirst);
+		expect(t('en-US', 'ask.linkButton')).toBe(messages.ask.linkButton);
+	});
+
+	it('counts in English: one, other', () => {
+		expect(t('en-US', 'admission.waiting', { count: 1 })).toContain('1 ask is ahead');
+		expect(t('en-US', 'admission.waiting', { count: 2 })).toContain('2 asks are ahead');
+	});
+
+	it('counts in Polish: one, few (2–4, 22–24) and many (5–21, 25)', () => {
+		expect(t('pl', 'admission.waiting', { count: 1 })).toContain('czeka 1 pytanie.');
+		for (const few of [2, 3, 4, 22, 24]) expect(t('pl', 'admission.waiting', { count: few })).toContain(`czekają ${few} pytania.`);
+		for (const many of [5, 11, 12, 21, 25]) expect(t('pl', 'admission.waiting', { count: many })).toContain(`czeka ${many} pytań.`);
+	});
+
+	it('counts in Japanese with one form for every number', () => {
+		for (const count of [1, 2, 5]) expect(t('ja', 'admission.waiting', { count })).toBe(`Veilは混み合っています。あなたの前に${count}件の質問があります。回答はここに表示されます。`);
+	});
+
+	it('puts Discord markup and code in untouched', () => {
+		expect(t('de', 'admission.dailyLimit', { count: 3, resetsAt: '<t:1700000000:R>' })).toBe(
+			'Du hast das Limit dieses Servers von 3 Fragen pro Tag erreicht. Es wird <t:1700000000:R> zurückgesetzt.',
+		);
+		expect(t('fr', 'admission.dailyLimit', { count: 1, resetsAt: '<t:1:R> & "x"' })).toContain('<t:1:R> & "x"');
+	});
+
+	it('answers in German and keeps the markdown of the link-first answer', () => {
+		expect(t('de', 'ask.linkFirst')).toMatch(/^\*\*Verknüpfe zuerst dein Konto\.\*\* /);
+		expect(t('de', 'ask.linkButton')).toBe('Konto verknüpfen');
+	});
+
+	it('refuses a misspelled key at the type check', () => {
+		// @ts-expect-error: not a key of en-US's catalogue
+		expect(t('en-US', 'admission.waitng')).toBe('admission.waitng');
+		// @ts-expect-error: a plural form is asked for by its base key
+		t('en-US', 'admission.waiting_one');
+	});
+});
