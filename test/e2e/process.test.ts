@@ -104,6 +104,7 @@ describe('deploy-commands', () => {
 		expect(ask.options).toEqual([
 			expect.objectContaining({ name: 'prompt', type: 3, required: true, min_length: 1, max_length: 4000 }),
 			expect.objectContaining({ name: 'private', type: 5 }),
+			expect.objectContaining({ name: 'file', type: 11 }),
 		]);
 		expect(ask.contexts).toEqual([0, 1, 2]);
 		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual([0, 1, 2]);
