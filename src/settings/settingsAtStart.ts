@@ -36,7 +36,8 @@ const oldListSchema = z.array(z.string());
  */
 export async function makeDailyLimitsIfMissing(settings: SettingsRepository, atomic: AtomicStore, logger: Logger): Promise<void> {
 	if ((await settings.limits.current(Number.POSITIVE_INFINITY)).whole) return;
-	const listed = oldListSchema.safeParse(parseJson(await atomic.read(OLD_LIST_KEY)));
+	const oldList = await atomic.read(OLD_LIST_KEY);
+	const listed = oldListSchema.safeParse(parseJson(oldList));
 	let limits: Map<string, number>;
 	if (listed.success) {
 		limits = new Map();
@@ -48,6 +49,8 @@ export async function makeDailyLimitsIfMissing(settings: SettingsRepository, ato
 		limits = await settings.storedLimits();
 	}
 	await settings.limits.make(limits);
+	// The old list has done its part: nothing reads it any more.
+	if (oldList !== undefined) await atomic.release(OLD_LIST_KEY, oldList);
 	logger.info({ limitedServers: limits.size, from: listed.success ? 'old list' : 'settings' }, 'record of daily limits made');
 }
 
