@@ -115,18 +115,44 @@ export function validateModal(data: Record<string, unknown> | undefined): { stat
 
 const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
-/** Command registration limits: names, descriptions, option and choice counts. */
+/** Discord's locale codes: a localization under any other key is refused. */
+const DISCORD_LOCALES = new Set(['id', 'da', 'de', 'en-GB', 'en-US', 'es-ES', 'es-419', 'fr', 'hr', 'it', 'lt', 'hu', 'nl', 'no', 'pl', 'pt-BR', 'ro', 'fi', 'sv-SE', 'vi', 'tr', 'cs', 'el', 'bg', 'ru', 'uk', 'hi', 'th', 'zh-CN', 'ja', 'zh-TW', 'ko']);
+
+/** A localized name follows the name's own rules: the slash pattern and lower case, or (message commands, choices) a length. */
+function validateLocalizedNames(errors: FormErrors, path: Array<string | number>, localizations: unknown, slashName: boolean, max = 32): void {
+	if (localizations === undefined || localizations === null) return;
+	for (const [locale, value] of Object.entries(localizations as Record<string, unknown>)) {
+		const at = [...path, 'name_localizations', locale];
+		if (!DISCORD_LOCALES.has(locale)) errors.add(at, 'BASE_TYPE_CHOICES', `Value must be one of ${[...DISCORD_LOCALES].join(', ')}.`);
+		else if (typeof value !== 'string' || value.length < 1 || value.length > max || (slashName && (!COMMAND_NAME.test(value) || value !== value.toLowerCase()))) {
+			errors.add(at, 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+		}
+	}
+}
+
+function validateLocalizedDescriptions(errors: FormErrors, path: Array<string | number>, localizations: unknown): void {
+	if (localizations === undefined || localizations === null) return;
+	for (const [locale, value] of Object.entries(localizations as Record<string, unknown>)) {
+		const at = [...path, 'description_localizations', locale];
+		if (!DISCORD_LOCALES.has(locale)) errors.add(at, 'BASE_TYPE_CHOICES', `Value must be one of ${[...DISCORD_LOCALES].join(', ')}.`);
+		else if (typeof value !== 'string' || value.length < 1 || value.length > 100) errors.add(at, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+	}
+}
+
+/** Command registration limits: names, descriptions, option and choice counts, and their localizations. */
 export function validateCommand(errors: FormErrors, path: Array<string | number>, command: Record<string, unknown>): void {
 	const type = typeof command.type === 'number' ? command.type : 1;
 	const name = command.name;
 	if (typeof name !== 'string' || (type === 1 && (!COMMAND_NAME.test(name) || name !== name.toLowerCase()))) {
 		errors.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
 	}
+	validateLocalizedNames(errors, path, command.name_localizations, type === 1);
 	if (type === 1) {
 		const description = command.description;
 		if (typeof description !== 'string' || description.length < 1 || description.length > 100) {
 			errors.add([...path, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
 		}
+		validateLocalizedDescriptions(errors, path, command.description_localizations);
 		validateOptions(errors, [...path, 'options'], command.options);
 	}
 	if (type === 2 || type === 3) {
@@ -154,6 +180,11 @@ function validateOptions(errors: FormErrors, path: Array<string | number>, optio
 		const description = option.description;
 		if (typeof description !== 'string' || description.length < 1 || description.length > 100) {
 			errors.add([...path, i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+		}
+		validateLocalizedNames(errors, [...path, i], option.name_localizations, true);
+		validateLocalizedDescriptions(errors, [...path, i], option.description_localizations);
+		if (Array.isArray(option.choices)) {
+			option.choices.forEach((choice: Record<string, unknown>, c) => validateLocalizedNames(errors, [...path, i, 'choices', c], choice.name_localizations, false, 100));
 		}
 		if (Array.isArray(option.choices) && option.choices.length > 25) {
 			errors.add([...path, i, 'choices'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
