@@ -27,6 +27,9 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(
 	).split(' '),
 );
 
+/** TypeScript's extensions, which Discord's type guessing calls MPEG transport streams. */
+const TYPESCRIPT_EXTENSIONS: ReadonlySet<string> = new Set(['ts', 'mts', 'cts']);
+
 /** Names with no extension that are text all the same. */
 const TEXT_NAMES: ReadonlySet<string> = new Set(['dockerfile', 'makefile', 'readme', 'license', 'gemfile', 'procfile']);
 
@@ -36,16 +39,23 @@ function extensionOf(filename: string): string {
 	return dot <= 0 ? lower : lower.slice(dot + 1);
 }
 
+/** Media types no name overrules: an image called `notes.txt` is still an image. */
+const MEDIA_TYPES = /^(image|audio|video|font|model)\//;
+
 /**
  * The kind of an attachment, from the content type Discord reports (its parameters ignored) and then the file's
- * extension. A type that names something else (an image, an archive) is not overruled by its name.
+ * extension. A media type (an image, a sound, a video) is not overruled by its name, but an `application/` type is
+ * when the name is a text file's: Discord labels by extension, so a Ruby or Perl script arrives as
+ * `application/x-ruby` or `application/x-perl`, and a TypeScript file as `video/mp2t` (the MPEG stream's `.ts`).
+ * Whatever is called text must still decode as strict UTF-8 (decodeUtf8), so a mislabelled archive is refused there.
  */
 export function attachmentKind(filename: string, contentType: string | undefined): AttachmentKind {
 	const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
 	if (type === 'application/pdf') return 'pdf';
 	if (type.startsWith('text/') || TEXT_TYPES.has(type) || type.endsWith('+json') || type.endsWith('+xml')) return 'text';
-	if (type !== '' && type !== 'application/octet-stream') return 'unsupported';
 	const extension = extensionOf(filename);
+	if (type === 'video/mp2t' && TYPESCRIPT_EXTENSIONS.has(extension)) return 'text';
+	if (MEDIA_TYPES.test(type)) return 'unsupported';
 	if (extension === 'pdf') return 'pdf';
 	return TEXT_EXTENSIONS.has(extension) || TEXT_NAMES.has(filename.toLowerCase()) ? 'text' : 'unsupported';
 }
