@@ -2,21 +2,12 @@ import { time, TimestampStyles } from 'discord.js';
 import { messages } from '../answers/messages.js';
 import { VeilError } from '../answers/veilError.js';
 
-/**
- * How an ask turned away before the upstream is counted: the line was full, a limit said no, or the model's
- * service is known to be down (an error the member would have got anyway, without the wait).
- */
-type RefusalOutcome = 'busy' | 'limited' | 'error';
-
-/** An ask turned away before anything went upstream; `outcome` says which kind, for the logs and the metrics. */
-abstract class AdmissionRefusal extends VeilError {
-	abstract readonly outcome: RefusalOutcome;
-}
+/** An ask (or a /link) turned away before anything went upstream; its code says which kind, for the metrics. */
+abstract class AdmissionRefusal extends VeilError {}
 
 /** `ASK_QUEUE_MAX` asks already wait. */
 export class LineFullError extends AdmissionRefusal {
 	override readonly name = 'LineFullError';
-	readonly outcome = 'busy';
 
 	constructor(waiting: number) {
 		super({ code: 'ask_busy', message: `the line is full: ${waiting} asks wait`, userMessage: messages.admission.busy });
@@ -26,7 +17,6 @@ export class LineFullError extends AdmissionRefusal {
 /** The member already has an ask waiting or running in this process. */
 export class AskInProgressError extends AdmissionRefusal {
 	override readonly name = 'AskInProgressError';
-	readonly outcome = 'limited';
 
 	constructor() {
 		super({ code: 'ask_in_progress', message: 'the member already has an ask in progress', userMessage: messages.admission.stillAnswering });
@@ -36,7 +26,6 @@ export class AskInProgressError extends AdmissionRefusal {
 /** Past `ASK_MEMBER_PER_MINUTE`. */
 export class MemberRateError extends AdmissionRefusal {
 	override readonly name = 'MemberRateError';
-	readonly outcome = 'limited';
 	readonly retryAt: number;
 
 	constructor(perMinute: number, retryAt: number) {
@@ -52,7 +41,6 @@ export class MemberRateError extends AdmissionRefusal {
 /** A /link submit past the member's limit, or past the process's `LINK_PER_PROCESS_PER_MINUTE`. */
 export class LinkRateError extends AdmissionRefusal {
 	override readonly name = 'LinkRateError';
-	readonly outcome = 'limited';
 	readonly retryAt: number;
 
 	constructor(whose: 'member' | 'process', limit: number, retryAt: number) {
@@ -68,7 +56,6 @@ export class LinkRateError extends AdmissionRefusal {
 /** Past the server's `asks_per_day`. */
 export class DailyLimitError extends AdmissionRefusal {
 	override readonly name = 'DailyLimitError';
-	readonly outcome = 'limited';
 	readonly resetsAt: number;
 
 	/** `scope`: the server's `asks_per_day`, or ASK_USER_PER_DAY outside Veil's servers. */
@@ -85,7 +72,6 @@ export class DailyLimitError extends AdmissionRefusal {
 /** The circuit breaker is open (or its one trial ask is under way): nothing goes upstream. */
 export class ServiceDownError extends AdmissionRefusal {
 	override readonly name = 'ServiceDownError';
-	readonly outcome = 'error';
 
 	constructor() {
 		super({ code: 'upstream_breaker_open', message: 'the circuit breaker is open', userMessage: messages.admission.serviceDown });

@@ -1,4 +1,4 @@
-import { UpstreamError } from '../generation/upstreamError.js';
+import { SERVICE_DOWN_KINDS, UpstreamError } from '../generation/upstreamError.js';
 
 export interface CircuitBreakerOptions {
 	/** Failures in a row that open it. Default 5. */
@@ -126,6 +126,5 @@ export class CircuitBreaker {
 
 /** Whether a generation error means the service is not answering (rather than answering no). */
 export function isServiceFailure(error: unknown): boolean {
-	if (!(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') return false;
-	return error.status === undefined || error.status >= 500;
+	return error instanceof UpstreamError && SERVICE_DOWN_KINDS.has(error.kind);
 }

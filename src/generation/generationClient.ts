@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { LinkedCredentials } from '../accounts/credentials.js';
 import { isAcceptableToken } from '../accounts/extractTokens.js';
-import { UpstreamError, type UpstreamErrorCode } from './upstreamError.js';
+import { UpstreamError, type UpstreamErrorCode, type UpstreamFailureKind } from './upstreamError.js';
 import { generationResponseSchema, type GenerationResponse } from './generationResponse.js';
 import { retryLoop, retryPolicy, type Attempted, type RetryPolicy } from '../http/retryLoop.js';
 import { readBodyCapped } from '../http/readBodyCapped.js';
@@ -85,7 +85,7 @@ export class GenerationClient {
 			onThrow: (error, timedOut) => {
 				const what = timedOut ? `timed out after ${this.#timeoutMs} ms` : 'failed';
 				const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), ...tokens]);
-				return this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} ${what}`, undefined, sanitizeError(error, scrub));
+				return this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} ${what}`, undefined, sanitizeError(error, scrub), timedOut ? 'timeout' : 'network');
 			},
 		});
 	}
@@ -127,8 +127,8 @@ export class GenerationClient {
 		return status >= 400 ? refuse('upstream_rejected', where, false) : refuse('upstream_invalid', `${where}, not an answer`, false);
 	}
 
-	#failure(code: UpstreamErrorCode, message: string, status?: number, cause?: unknown): UpstreamError {
-		return new UpstreamError({ code, message, userMessage: USER_MESSAGES[code], status, cause });
+	#failure(code: UpstreamErrorCode, message: string, status?: number, cause?: unknown, kind?: UpstreamFailureKind): UpstreamError {
+		return new UpstreamError({ code, message, userMessage: USER_MESSAGES[code], status, cause, kind });
 	}
 }
 

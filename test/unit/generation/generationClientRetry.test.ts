@@ -37,6 +37,7 @@ describe('GenerationClient retries', () => {
 		const error = await upstreamError(client({ maxRetryDelayMs: 20 }).generate('hi'));
 		expect(error.code).toBe('upstream_unavailable');
 		expect(error.status).toBe(429);
+		expect(error.kind).toBe('rate_limited');
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
@@ -51,6 +52,7 @@ describe('GenerationClient retries', () => {
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_unavailable');
 		expect(error.status).toBe(503);
+		expect(error.kind).toBe('server_error');
 		expect(error.userMessage).toBe("The model's service isn't answering right now. Please try again in a minute.");
 		expect(fixture.standIn.requests).toHaveLength(3);
 	});
@@ -78,6 +80,7 @@ describe('GenerationClient retries', () => {
 		const error = await upstreamError(client({ timeoutMs: 200 }).generate('hi'));
 		expect(error.code).toBe('upstream_unavailable');
 		expect(error.status).toBeUndefined();
+		expect(error.kind).toBe('timeout');
 		expect(fixture.standIn.requests).toHaveLength(3);
 	});
 
@@ -104,6 +107,7 @@ describe('GenerationClient retries', () => {
 		fixture.standIn.setDefaultGeneration({ destroy: true });
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_unavailable');
+		expect(error.kind).toBe('network');
 		expect(fixture.standIn.requests).toHaveLength(3);
 		expect((error.cause as { code?: string }).code).toMatch(/^(UND_ERR_SOCKET|ECONNRESET|EPIPE)$/);
 		expect(error.cause).not.toHaveProperty('socket');
