@@ -10,6 +10,8 @@ import { importCycles } from './eslint/importCycles.js';
  */
 const LAYERS = [
 	['commands'],
+	// The command localizations read the command shape; a sentence catalogue the layers below read belongs lower.
+	['src/i18n'],
 	['src/asking'],
 	['src/automod'],
 	['src/moderation'],

@@ -1,4 +1,4 @@
-import i18next, { type TOptions } from 'i18next';
+import i18next from 'i18next';
 import { catalogues, type SourceCatalogue } from './catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
@@ -36,5 +36,5 @@ void instance.init({
 
 /** The sentence `key` in `locale`, its `{{placeholders}}` filled from `values` (en-US where the locale lacks it). */
 export function t(locale: SupportedLocale, key: MessageKey, values?: MessageValues): string {
-	return instance.t(key, { ...values, lng: locale } as TOptions) as string;
+	return instance.t(key, { ...values, lng: locale });
 }
