@@ -54,7 +54,7 @@ const FOLLOW_UP_BUTTON = new ButtonBuilder()
 
 /** The buttons of an answer, for every way of asking (Ask Veil's answers too). */
 export const ASK_COMPONENTS: AskComponents = {
-	linkButton: () => linkButton(messages.ask.linkButton),
+	linkButton,
 	followUpRow: (conversationId) => ({
 		type: ComponentType.ActionRow,
 		components: [{ ...FOLLOW_UP_BUTTON, custom_id: buildCustomId(ASK_PREFIXES.followup, conversationId) }],
@@ -102,7 +102,7 @@ const followUpPress: ButtonHandler = {
 	async handle(interaction, [conversationId = ''], ctx) {
 		const { conversation, gate } = await readConversationAndLink(scopeOf(askPlaceOf(interaction)), conversationId, interaction.user.id, ctx);
 		if (mustLinkFirst(gate)) {
-			await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
+			await interaction.reply(linkFirstAnswer(interaction.locale, ASK_COMPONENTS.linkButton));
 			return;
 		}
 		await interaction.showModal(followUpModal(conversation, interaction.user.id));

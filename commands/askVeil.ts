@@ -55,7 +55,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	ctx.admission.checkPace(interaction.user.id);
 	const gate = await readLinkGate(interaction.user.id, ctx);
 	if (mustLinkFirst(gate)) {
-		await interaction.reply(linkFirstAnswer(ASK_COMPONENTS.linkButton()));
+		await interaction.reply(linkFirstAnswer(interaction.locale, ASK_COMPONENTS.linkButton));
 		return;
 	}
 	const { author } = interaction.targetMessage;

@@ -4,7 +4,8 @@ import { automodMessages, moderationMessages, settingsMessages } from './moderat
  * Every sentence a member or moderator reads in an answer, keyed by purpose, so wording is reviewed (and can later
  * be localized) in one place. Layout (embeds, field names, list lines) stays with the views that build it.
  * A function takes what the sentence names; none is ever given a secret. What moderators and admins read is in
- * moderationMessages.ts, under `moderation` and `settings`.
+ * moderationMessages.ts, under `moderation` and `settings`. Sentences already in every member's language live in the
+ * catalogues instead (src/i18n/locales/en-US.json's `members`: the "asks ahead" line, the link-first answer).
  */
 export const messages = {
 	operator: {
@@ -31,10 +32,6 @@ export const messages = {
 	ask: {
 		emptyPrompt: 'Your prompt is empty. Type a question after /ask.',
 		promptTooLong: (max: number) => `Your prompt is too long: at most ${max} characters.`,
-		linkFirst:
-			'**Link your account first.** Veil asks the model with your own account of its service. ' +
-			'Press the button to open a form that only you can see; your password is used once to log in and never kept.',
-		linkButton: 'Link account',
 		emptyAnswer: 'The model returned an empty answer. Try rephrasing your prompt.',
 		cutShort: '✂️ Cut short: the model reached its length limit.',
 		attached: (fileName: string) => `The whole answer is attached as ${fileName}.`,
@@ -77,11 +74,6 @@ export const messages = {
 		rateLimited: (perMinute: number, retryAt: string) =>
 			`You're asking quickly: at most ${perMinute} question${perMinute === 1 ? '' : 's'} a minute. You can ask again ${retryAt}.`,
 		busy: 'Veil is busy right now: too many questions are waiting. Please try again in a minute.',
-		/** The "thinking…" message of an ask waiting in line. */
-		waiting: (ahead: number) =>
-			ahead === 0
-				? 'Veil is busy: yours is next in line. Your answer will appear here.'
-				: `Veil is busy: ${ahead} ask${ahead === 1 ? ' is' : 's are'} ahead of yours. Your answer will appear here.`,
 		/** Past `/settings limits asks_per_day`; `resetsAt` is a Discord timestamp. */
 		dailyLimit: (limit: number, resetsAt: string) =>
 			`You've reached this server's limit of ${limit} question${limit === 1 ? '' : 's'} a day. It resets ${resetsAt}.`,

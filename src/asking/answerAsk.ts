@@ -93,7 +93,7 @@ async function askOnce(
 		}
 		const [{ request, gate }, dailyLimit, instructions] = prepared;
 		if (mustLinkFirst(gate)) {
-			const answer = linkFirstAnswer(components.linkButton());
+			const answer = linkFirstAnswer(interaction.locale, components.linkButton);
 			if (!early) await interaction.reply(answer);
 			else {
 				ctx.log.info('a member seen linked was not: the early deferral is taken back');

@@ -9,8 +9,8 @@ import type { AttachmentRef, FileText } from '../files/readAttachments.js';
  * the commands hand them in, so the shared path of asking never imports a command.
  */
 export interface AskComponents {
-	/** The button of the link-first answer, which opens /link's form. */
-	linkButton(): ButtonBuilder;
+	/** The button of the link-first answer, which opens /link's form, labelled in the member's language. */
+	readonly linkButton: (label: string) => ButtonBuilder;
 	/** The row of a shown answer's Follow up button, for the conversation saved after it: every answer has one. */
 	followUpRow(conversationId: string): FollowUpRow;
 	/** The prefix of the mod-log's View reply button. */

@@ -2,7 +2,8 @@ import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
 import type { LinkedAccount } from '../accounts/accountRepository.js';
 import type { InteractionContext } from '../discord/command.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
-import { messages } from '../answers/messages.js';
+import { resolveLocale } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 
 /** What REQUIRE_LINK's gate found: off, or on with the member's link (or none). */
 export type LinkGate = { readonly required: false } | { readonly required: true; readonly account: LinkedAccount | undefined };
@@ -21,11 +22,15 @@ export function mustLinkFirst(gate: LinkGate): boolean {
 	return gate.required && gate.account === undefined;
 }
 
-/** The ephemeral answer to a member who must link first, with the button that opens the link form. */
-export function linkFirstAnswer(linkButton: ButtonBuilder) {
+/**
+ * The ephemeral answer to a member who must link first, with the button that opens the link form, in the member's
+ * language (`interaction.locale`).
+ */
+export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder) {
+	const locale = resolveLocale(discordLocale);
 	return {
-		content: messages.ask.linkFirst,
-		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton)],
+		content: t(locale, 'ask.linkFirst'),
+		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton(t(locale, 'ask.linkButton')))],
 		flags: MessageFlags.Ephemeral as const,
 		allowedMentions: NO_MENTIONS,
 	};

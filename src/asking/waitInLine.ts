@@ -1,7 +1,8 @@
 import type { Ticket } from '../admission/askLine.js';
 import type { InteractionContext } from '../discord/command.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
-import { messages } from '../answers/messages.js';
+import { resolveLocale } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import type { AskInteraction } from './askComponents.js';
 
 /**
@@ -12,6 +13,7 @@ import type { AskInteraction } from './askComponents.js';
  */
 export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ctx: InteractionContext): Promise<void> {
 	if (!ticket.waitedOnEntry) return ticket.granted;
+	const locale = resolveLocale(interaction.locale);
 	let latest: number | undefined;
 	let editing: Promise<void> | undefined;
 	let done = false;
@@ -20,7 +22,8 @@ export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ct
 			const ahead = latest;
 			latest = undefined;
 			try {
-				await interaction.editReply({ content: messages.admission.waiting(ahead), allowedMentions: NO_MENTIONS });
+				const content = ahead === 0 ? t(locale, 'admission.waitingNext') : t(locale, 'admission.waiting', { count: ahead });
+				await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
 			} catch (error) {
 				ctx.log.warn({ err: error, ahead }, 'could not tell a waiting ask its place in line');
 			}
