@@ -1,7 +1,65 @@
+/**
+ * Every kind of Veil error, closed: a new one is added here, and the metrics' outcome map (operations/metrics.ts)
+ * must then say how an ask that ends with it is counted.
+ */
+export type VeilErrorCode =
+	| 'ask_busy'
+	| 'ask_daily_limit'
+	| 'ask_in_progress'
+	| 'ask_rate_limited'
+	| 'bad_input'
+	| 'conversation_expired'
+	| 'file_not_cdn'
+	| 'file_not_utf8'
+	| 'file_pdf_pages'
+	| 'file_pdf_slow'
+	| 'file_pdf_unreadable'
+	| 'file_timeout'
+	| 'file_too_large'
+	| 'file_too_long'
+	| 'file_too_many'
+	| 'file_unavailable'
+	| 'file_unsupported'
+	| 'files_too_long'
+	| 'flag_not_found'
+	| 'form_expired'
+	| 'instructions_empty'
+	| 'instructions_text_and_clear'
+	| 'instructions_too_long'
+	| 'limits_negative'
+	| 'link_rate_limited'
+	| 'login_invalid_credentials'
+	| 'login_rate_limited'
+	| 'login_unavailable'
+	| 'login_unreadable'
+	| 'message_without_text'
+	| 'missing_permission'
+	| 'modlog_permissions'
+	| 'modlog_unknown_channel'
+	| 'not_in_guild'
+	| 'not_owner'
+	| 'release_dm_failed'
+	| 'release_dms_closed'
+	| 'release_erased'
+	| 'release_failed'
+	| 'release_forbidden'
+	| 'seal_invalid'
+	| 'shutting_down'
+	| 'store_unavailable'
+	| 'store_write_unconfirmed'
+	| 'unknown_command'
+	| 'unknown_component'
+	| 'unsupported_interaction'
+	| 'upstream_breaker_open'
+	| 'upstream_invalid'
+	| 'upstream_refused'
+	| 'upstream_rejected'
+	| 'upstream_unavailable';
+
 /** What every Veil error carries: the logged `message` (never a secret) apart from the member's `userMessage`. */
 interface VeilErrorOptions {
 	/** Stable machine-readable kind, logged beside the message. */
-	readonly code: string;
+	readonly code: VeilErrorCode;
 	/** What is logged. */
 	readonly message: string;
 	/** The plain sentence the member reads, from `messages`. */
@@ -15,7 +73,7 @@ interface VeilErrorOptions {
  */
 export class VeilError extends Error {
 	override readonly name: string = 'VeilError';
-	readonly code: string;
+	readonly code: VeilErrorCode;
 	readonly userMessage: string;
 
 	constructor(options: VeilErrorOptions) {
@@ -30,7 +88,7 @@ export class UserInputError extends VeilError {
 	override readonly name = 'UserInputError';
 
 	/** `userMessage` is what is logged too: a refusal names nothing secret. `code` defaults to `bad_input`. */
-	constructor(options: { userMessage: string; code?: string }) {
+	constructor(options: { userMessage: string; code?: VeilErrorCode }) {
 		super({ code: options.code ?? 'bad_input', message: options.userMessage, userMessage: options.userMessage });
 	}
 }

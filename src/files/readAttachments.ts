@@ -1,5 +1,5 @@
 import { messages } from '../answers/messages.js';
-import { VeilError } from '../answers/veilError.js';
+import { VeilError, type VeilErrorCode } from '../answers/veilError.js';
 import { characterCount } from '../conversations/buildContents.js';
 import { attachmentKind, type AttachmentKind } from './attachmentKind.js';
 import { decodeUtf8 } from './decodeUtf8.js';
@@ -50,7 +50,7 @@ export interface FileSource {
 export class FileError extends VeilError {
 	override readonly name = 'FileError';
 
-	constructor(code: string, userMessage: string, detail?: string) {
+	constructor(code: VeilErrorCode, userMessage: string, detail?: string) {
 		// The logged text names the kind of failure, not the file: a file name is the member's.
 		super({ code, message: detail === undefined ? `file refused: ${code}` : `file refused: ${code} (${detail})`, userMessage });
 	}
@@ -77,13 +77,13 @@ export function checkAttachments(files: readonly AttachmentRef[]): void {
 	}
 }
 
-const FETCH_FAILURES: Record<Exclude<FetchFailure, 'too-large'>, { code: string; message: (name: string) => string }> = {
+const FETCH_FAILURES: Record<Exclude<FetchFailure, 'too-large'>, { code: VeilErrorCode; message: (name: string) => string }> = {
 	'not-cdn': { code: 'file_not_cdn', message: messages.files.unavailable },
 	unavailable: { code: 'file_unavailable', message: messages.files.unavailable },
 	timeout: { code: 'file_timeout', message: messages.files.slow },
 };
 
-const PDF_FAILURES: Record<PdfFailure, { code: string; message: (name: string) => string }> = {
+const PDF_FAILURES: Record<PdfFailure, { code: VeilErrorCode; message: (name: string) => string }> = {
 	unreadable: { code: 'file_pdf_unreadable', message: messages.files.pdfUnreadable },
 	'too-many-pages': { code: 'file_pdf_pages', message: (name) => messages.files.pdfTooManyPages(name, FILE_LIMITS.maxPages) },
 	'too-slow': { code: 'file_pdf_slow', message: messages.files.pdfTooSlow },

@@ -1,6 +1,6 @@
 import type { Client } from 'discord.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { VeilError } from '../answers/veilError.js';
+import { VeilError, type VeilErrorCode } from '../answers/veilError.js';
 
 /**
  * The operators' metrics (see the README's Operators section), one registry per process. Labels hold only the
@@ -91,7 +91,7 @@ new Gauge({
 });
 
 // Error codes that mean an outcome other than "error"; an admission refusal adds its own codes here.
-const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = {
+const OUTCOME_OF_CODE = {
 	upstream_refused: 'refused',
 	ask_busy: 'busy',
 	ask_in_progress: 'limited',
@@ -108,8 +108,47 @@ const OUTCOME_OF_CODE: Readonly<Record<string, AskOutcome>> = {
 	file_pdf_pages: 'refused',
 	// The breaker open: the service is down, and the member gets that error without the wait.
 	upstream_breaker_open: 'error',
-};
-const LINK_OUTCOME_OF_CODE: Readonly<Record<string, LinkOutcome>> = {
+	// The rest fail an ask, or are not an ask's: an error. Every code is named, so a new one must be placed.
+	upstream_unavailable: 'error',
+	upstream_invalid: 'error',
+	upstream_rejected: 'error',
+	file_not_cdn: 'error',
+	file_unavailable: 'error',
+	file_timeout: 'error',
+	file_pdf_slow: 'error',
+	store_unavailable: 'error',
+	store_write_unconfirmed: 'error',
+	seal_invalid: 'error',
+	conversation_expired: 'error',
+	form_expired: 'error',
+	message_without_text: 'error',
+	shutting_down: 'error',
+	bad_input: 'error',
+	link_rate_limited: 'error',
+	login_invalid_credentials: 'error',
+	login_rate_limited: 'error',
+	login_unavailable: 'error',
+	login_unreadable: 'error',
+	flag_not_found: 'error',
+	instructions_empty: 'error',
+	instructions_text_and_clear: 'error',
+	instructions_too_long: 'error',
+	limits_negative: 'error',
+	missing_permission: 'error',
+	modlog_permissions: 'error',
+	modlog_unknown_channel: 'error',
+	not_in_guild: 'error',
+	not_owner: 'error',
+	release_dm_failed: 'error',
+	release_dms_closed: 'error',
+	release_erased: 'error',
+	release_failed: 'error',
+	release_forbidden: 'error',
+	unknown_command: 'error',
+	unknown_component: 'error',
+	unsupported_interaction: 'error',
+} as const satisfies Record<VeilErrorCode, AskOutcome>;
+const LINK_OUTCOME_OF_CODE: Readonly<Partial<Record<VeilErrorCode, LinkOutcome>>> = {
 	login_invalid_credentials: 'refused',
 	login_rate_limited: 'limited',
 	link_rate_limited: 'limited',
@@ -122,7 +161,7 @@ export function recordAsk(outcome: AskOutcome): void {
 
 /** The outcome of an ask that ended with this error. */
 export function askOutcomeOf(error: unknown): AskOutcome {
-	return (error instanceof VeilError && OUTCOME_OF_CODE[error.code]) || 'error';
+	return error instanceof VeilError ? OUTCOME_OF_CODE[error.code] : 'error';
 }
 
 export function recordLink(outcome: LinkOutcome): void {
