@@ -10,15 +10,14 @@ import { importCycles } from './eslint/importCycles.js';
  */
 const LAYERS = [
 	['commands'],
-	// The command localizations read the command shape; a sentence catalogue the layers below read belongs lower.
-	['src/i18n'],
 	['src/asking'],
 	['src/automod'],
 	['src/moderation'],
 	['src/replies'],
 	['src/admission'],
 	['src/generation'],
-	['src/discord'],
+	// The sentences in each language serve every answer; their command localizations read discord/'s command shape.
+	['src/discord', 'src/i18n'],
 	['src/config'],
 	['src/conversations'],
 	['src/files', 'src/accounts', 'src/settings'],
