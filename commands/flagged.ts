@@ -1,20 +1,27 @@
 import {
 	ApplicationIntegrationType,
 	InteractionContextType,
+	LabelBuilder,
 	MessageFlags,
+	ModalBuilder,
 	PermissionFlagsBits,
 	SlashCommandBuilder,
+	TextInputBuilder,
+	TextInputStyle,
 	type ChatInputCommandInteraction,
+	type ModalSubmitInteraction,
 } from 'discord.js';
-import type { ButtonHandler, Command, InteractionContext } from '../src/discord/command.js';
-import { ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
-import { UserInputError } from '../src/answers/veilError.js';
+import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '../src/discord/command.js';
+import { buildCustomId, ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
+import { UserInputError, VeilError } from '../src/answers/veilError.js';
+import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { PermissionLookup } from '../src/discord/permissionLookup.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
+import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
 import { messages } from '../src/answers/messages.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
@@ -49,7 +56,11 @@ const data = new SlashCommandBuilder()
 	.toJSON();
 
 /** The buttons /flagged owns: list pages, the mod-log's View reply, and a flag's three decisions. */
-export const FLAGGED_PREFIXES = ownedPrefixes(data.name, ['page', 'view', 'release', 'dismiss', 'review']);
+export const FLAGGED_PREFIXES = ownedPrefixes(data.name, ['page', 'view', 'release', 'dismiss', 'review', 'decide']);
+
+/** The reason's text input in a decision's form, and its longest. */
+const REASON_INPUT = 'reason';
+const REASON_MAX_LENGTH = 300;
 
 /*
  * Two checks, both from Discord's own permissions. The command (or button) needs Manage Messages where it is used,
@@ -99,35 +110,102 @@ const viewFromModlog: ButtonHandler = {
 };
 
 /**
- * Release, Dismiss and Mark reviewed. Each is a flag's one decision (see FlagRepository.decide): the view is
- * updated in place with the outcome and without buttons, and a press on a decided flag says who decided what.
+ * Release, Dismiss and Mark reviewed open a short form with an optional reason; its submit decides (see
+ * decisionForm). Only a moderator gets the form: anyone else gets the plain refusal at once.
  */
 function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandler {
 	return {
 		prefix,
-		async handle(interaction, [id = ''], ctx) {
-			const guildId = requirePermission(interaction, ...MODERATOR);
-			await interaction.deferUpdate();
-			const lookup = PermissionLookup.forInteraction(interaction, guildId);
-			const { id: flagId } = await findFlag(guildId, normaliseId(id), lookup, ctx);
-			let release: ReleaseResult | undefined;
-			const act =
-				kind === 'released'
-					? async (flag: FlagRecord) => {
-							release = await postRelease(flag, { client: ctx.client, log: ctx.log, permissions: lookup });
-						}
-					: undefined;
-			const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id }, act);
-			if (outcome.kind === 'not-found') throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
-			if (outcome.kind === 'already-decided') {
-				await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
-				return;
-			}
-			ctx.log.info({ flagId: outcome.flag.id, decision: kind }, 'flag decided');
-			await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, decidedNote(outcome.flag, release)));
+		async handle(interaction, [id = ''], _ctx) {
+			requirePermission(interaction, ...MODERATOR);
+			const says = messages.moderation.decisionForm;
+			await interaction.showModal(
+				new ModalBuilder()
+					.setCustomId(buildCustomId(FLAGGED_PREFIXES.decide, kind, normaliseId(id)))
+					.setTitle(says.title[kind])
+					.addLabelComponents(
+						new LabelBuilder()
+							.setLabel(says.label)
+							.setDescription(says.hint)
+							.setTextInputComponent(
+								new TextInputBuilder().setCustomId(REASON_INPUT).setStyle(TextInputStyle.Paragraph).setMaxLength(REASON_MAX_LENGTH).setRequired(false),
+							),
+					),
+			);
 		},
 	};
 }
+
+/**
+ * A decision's form submitted: the flag's one decision (see FlagRepository.decide), with its reason. The view is
+ * updated in place with the outcome and without buttons, and a decided flag says who decided what.
+ */
+const decisionForm: ModalHandler = {
+	prefix: FLAGGED_PREFIXES.decide,
+	async handle(interaction, [kindText = '', id = ''], ctx) {
+		const guildId = requirePermission(interaction, ...MODERATOR);
+		const kind = DECISIONS.find((decision) => decision === kindText);
+		if (!kind) throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
+		const reason = interaction.fields.getTextInputValue(REASON_INPUT).trim().slice(0, REASON_MAX_LENGTH) || undefined;
+		if (!interaction.isFromMessage()) {
+			await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+			return decide(interaction, guildId, kind, id, reason, ctx);
+		}
+		await interaction.deferUpdate();
+		try {
+			await decide(interaction, guildId, kind, id, reason, ctx);
+		} catch (error) {
+			if (!(error instanceof VeilError)) throw error;
+			// As after a button: the view the form came from keeps its buttons, and the refusal is a message of its own.
+			ctx.log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
+			await interaction.followUp({ content: error.userMessage, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+		}
+	},
+};
+
+/** Decides a flag, and shows the view with the outcome. */
+async function decide(
+	interaction: ModalSubmitInteraction,
+	guildId: string,
+	kind: FlagDecision,
+	id: string,
+	reason: string | undefined,
+	ctx: InteractionContext,
+): Promise<void> {
+	const lookup = PermissionLookup.forInteraction(interaction, guildId);
+	const { id: flagId } = await findFlag(guildId, normaliseId(id), lookup, ctx);
+	let release: ReleaseResult | undefined;
+	const act =
+		kind === 'released'
+			? async (flag: FlagRecord) => {
+					release = await postRelease(flag, { client: ctx.client, log: ctx.log, permissions: lookup });
+				}
+			: undefined;
+	const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id, reason }, act);
+	if (outcome.kind === 'not-found') throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
+	if (outcome.kind === 'already-decided') {
+		await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
+		return;
+	}
+	ctx.log.info({ flagId: outcome.flag.id, decision: kind, withReason: reason !== undefined }, 'flag decided');
+	const notSent = kind === 'dismissed' ? await tellIfChosen(outcome.flag, ctx) : undefined;
+	const note = [decidedNote(outcome.flag, release), notSent].filter(Boolean).join('\n');
+	await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, note));
+}
+
+/** A dismissal told to the member where the server chose so; the moderator's note when it could not be. */
+async function tellIfChosen(flag: FlagRecord, ctx: InteractionContext): Promise<string | undefined> {
+	const chosen = await ctx.settings.get(flag.guildId).then(
+		(settings) => settings.notifyDismissals === true,
+		(error: unknown) => {
+			ctx.log.warn({ err: error }, 'could not read whether to tell the member of a dismissal; not told');
+			return false;
+		},
+	);
+	return chosen ? tellMemberDismissed(flag, ctx) : undefined;
+}
+
+const DECISIONS: readonly FlagDecision[] = ['released', 'dismissed', 'reviewed'];
 
 function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
 	switch (flag.decision?.kind) {
@@ -189,4 +267,5 @@ export default {
 		decisionButton(FLAGGED_PREFIXES.dismiss, 'dismissed'),
 		decisionButton(FLAGGED_PREFIXES.review, 'reviewed'),
 	],
+	modals: [decisionForm],
 } satisfies Command;

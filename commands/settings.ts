@@ -63,11 +63,18 @@ const data = new SlashCommandBuilder()
 			)
 			.addBooleanOption((option) => option.setName('clear').setDescription('Remove the instructions (of the channel, if given)')),
 	)
+	.addSubcommand((sub) =>
+		sub
+			.setName('notify')
+			.setDescription('Whether members are told by DM when their held answer is dismissed; leave it out to see')
+			.addBooleanOption((option) => option.setName('dismissals').setDescription('Tell the member, with the reason if any (default: no)')),
+	)
 	.toJSON();
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	if (interaction.options.getSubcommand() === 'instructions') return setInstructions(interaction, ctx);
 	if (interaction.options.getSubcommand() === 'limits') return setLimits(interaction, ctx);
+	if (interaction.options.getSubcommand() === 'notify') return setNotify(interaction, ctx);
 	return setModlog(interaction, ctx);
 }
 
@@ -113,6 +120,21 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
+}
+
+/** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
+async function setNotify(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+	const dismissals = interaction.options.getBoolean('dismissals', false);
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	if (dismissals === null) {
+		const { notifyDismissals } = await ctx.settings.get(guildId);
+		await interaction.editReply({ content: messages.settings.notifyShown(notifyDismissals === true), allowedMentions: NO_MENTIONS });
+		return;
+	}
+	await ctx.settings.update(guildId, (current) => ({ ...current, notifyDismissals: dismissals || undefined }));
+	ctx.log.info({ notifyDismissals: dismissals }, 'dismissal notices changed');
+	await interaction.editReply({ content: messages.settings.notifyChanged(dismissals), allowedMentions: NO_MENTIONS });
 }
 
 /** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */

@@ -46,6 +46,11 @@ export const messages = {
 		hiddenByRuleHeadline: (kept: boolean) =>
 			"🛡️ **This answer was hidden.** It matched one of this server's AutoMod rules, so Veil kept it back" +
 			(kept ? " for this server's moderators to review." : '.'),
+		/** By DM, where the server chose to tell members: their held answer was dismissed, not released. */
+		dismissedNotice: (caseNumber: number | undefined, reason: string | undefined) =>
+			`🛡️ A moderator reviewed the answer Veil held back from you${caseNumber === undefined ? '' : ` (case #${caseNumber})`} ` +
+			'and dismissed it: it will not be shown.' +
+			(reason === undefined ? '' : `\n**Reason:** ${reason}`),
 		hiddenWhy: (reasons: readonly string[]) => `**Why:** ${reasons.join(' · ')}`,
 		hiddenReference: (flagId: string) => `Reference for moderators: \`${flagId}\``,
 		/** The reasons beside the ratings in `hiddenWhy`, by the verdict's reason; `label` is an `upstreamLabel`. */

@@ -94,6 +94,20 @@ export const moderationMessages = {
 		modlogNotSendable: 'the mod-log channel is not a channel Veil can send to',
 		channelNotSendable: 'the original channel is not one Veil can send to',
 	},
+	/** After a dismissal, when the member could not be told by DM; nothing else failed. */
+	dismissalNotSent: (userId: string, closed: boolean) =>
+		closed
+			? `<@${userId}> does not accept direct messages from Veil, so they were not told of the dismissal.`
+			: `Veil could not tell <@${userId}> of the dismissal by direct message.`,
+	/** The view's field holding the reason a moderator gave with their decision. */
+	reasonField: 'Reason',
+	/** The form a decision button opens. */
+	decisionForm: {
+		title: { released: 'Release this answer', dismissed: 'Dismiss this flag', reviewed: 'Mark this flag reviewed' },
+		label: 'Reason (optional)',
+		/** At most 100 characters (a label's description). */
+		hint: "Kept with the decision for moderators; a dismissal's may reach the member, if the server chose so.",
+	},
 	modlog: {
 		title: 'Reply hidden by the safety filter',
 		footer: 'Use View reply or /flagged view to read it. Only members with Manage Messages can.',
@@ -142,6 +156,14 @@ export const settingsMessages = {
 			? '✅ Daily limit: **off**. Members may ask as often as they like, within Veil\'s per-minute pace.'
 			: `✅ Daily limit: **${asksPerDay} question${asksPerDay === 1 ? '' : 's'}** per member a day in this server (Follow up and Ask Veil count), ` +
 				'starting again at midnight UTC. Members with Manage Server are not limited.',
+	notifyShown: (on: boolean) =>
+		on
+			? 'Dismissals: members **are told** by direct message when a moderator dismisses their held answer, with the reason if one was given. `/settings notify dismissals:false` stops it.'
+			: 'Dismissals: members are **not** told when a moderator dismisses their held answer. `/settings notify dismissals:true` tells them by direct message, with the reason if one was given.',
+	notifyChanged: (on: boolean) =>
+		on
+			? '✅ Members are now told by direct message when their held answer is dismissed, with the reason if one was given.'
+			: '✅ Members are no longer told when their held answer is dismissed.',
 	limitsNegative: 'The daily limit is a number of questions, 0 or more (0: no limit). Nothing was changed.',
 	/** `where` is `instructionsServer` or `instructionsChannel(id)`; the text itself follows, in an embed. */
 	instructionsServer: 'this server',

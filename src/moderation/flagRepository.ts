@@ -16,6 +16,7 @@ const claimSchema = z.object({
 	kind: z.enum(['released', 'dismissed', 'reviewed'] as const satisfies readonly FlagDecision[]),
 	by: z.string(),
 	at: z.string(),
+	reason: z.string().optional(),
 });
 type Decision = NonNullable<FlagRecord['decision']>;
 
@@ -48,6 +49,8 @@ export function newFlagId(): string {
 interface DecisionRequest {
 	readonly kind: FlagDecision;
 	readonly by: string;
+	/** Why, as the moderator typed it in the decision's form; kept with the decision. */
+	readonly reason?: string;
 }
 
 /** What `decide` did: recorded this decision, found an earlier one (and did nothing), or found no such flag. */
@@ -173,7 +176,7 @@ export class FlagRepository {
 		if (flag.decision) return { kind: 'already-decided', flag };
 		const at = now ?? new Date();
 		if (Date.parse(flag.expiresAt) <= at.getTime()) return { kind: 'not-found' };
-		const decision: Decision = { kind: request.kind, by: request.by, at: at.toISOString() };
+		const decision: Decision = { kind: request.kind, by: request.by, at: at.toISOString(), ...(request.reason ? { reason: request.reason } : {}) };
 		const claimKey = `flag-decision:${guildId}:${id}`;
 		const claim = JSON.stringify(decision);
 		const held = await this.#claim(claimKey, claim);

@@ -116,6 +116,7 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 			{ name: 'Channel', value: flagPlace(flag), inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: 'Status', value: flagStatus(flag) },
+			...(flag.decision?.reason ? [{ name: says.reasonField, value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
 			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || says.ratingsMissing, 600) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
 			{ name: 'Hidden reply', value: link ? says.noticeLink(link) : flag.outside ? says.noNoticeOutside : says.noNotice },

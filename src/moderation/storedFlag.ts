@@ -40,7 +40,7 @@ const flagMetadataSchema = z.object({
 	createdAt: z.string(),
 	expiresAt: z.string(),
 	/** One decision per flag: a second press finds it here and answers without acting twice. */
-	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string() }).optional(),
+	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string(), reason: z.string().optional() }).optional(),
 });
 
 /** Who wrote the message an Ask Veil prompt quotes: another member's words, which the flag's prompt holds. */

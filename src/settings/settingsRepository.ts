@@ -10,6 +10,8 @@ const guildSettingsSchema = z.object({
 	modlogFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
 	/** Each member's asks a UTC day in this server (`/settings limits`); unset: no limit. */
 	asksPerDay: z.number().int().positive().optional(),
+	/** Whether a member is told by DM when their held answer is dismissed (`/settings notify`); unset: not told. */
+	notifyDismissals: z.boolean().optional(),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

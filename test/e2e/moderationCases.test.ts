@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
-import { ADMIN_PERMISSIONS, freshServer, listFlags, listLines, makeFlag, runSubcommand, viewFlag } from '../support/moderation.js';
+import { ADMIN_PERMISSIONS, click, freshServer, lastWords, listFlags, listLines, makeFlag, runSubcommand, viewFlag } from '../support/moderation.js';
 
 const harness = useHarness();
 
@@ -38,5 +38,47 @@ describe('case numbers', () => {
 		const flagB = await makeFlag(harness(), b.member, { prompt: 'b', text: 'b' });
 		expect((await harness().bot.context.flags.find(b.guild.id, flagB.id))?.caseNumber).toBe(1);
 		expect((await viewFlag(harness(), a.moderator, '#2')).original?.content).toBe('No flag with that id in this server.');
+	});
+});
+
+describe('reasons and dismissal notices', () => {
+	it('keeps the reason given in the decision form and shows it in the view', async () => {
+		const { member, moderator } = freshServer(harness());
+		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
+		const form = await harness().discord.button({ customId: `flagged:review:${flag.id}`, user: moderator.user, guildId: moderator.guild.id, memberPermissions: moderator.permissions }).waitForAnswer();
+		expect(form.modal?.title).toBe('Mark this flag reviewed');
+		const decided = await click(harness(), moderator, `flagged:review:${flag.id}`, '  Harmless: a quote from a novel. ');
+		expect(JSON.stringify(decided.original?.embeds)).toContain('Harmless: a quote from a novel.');
+		const stored = await harness().bot.context.flags.find(moderator.guild.id, flag.id);
+		expect(stored?.decision).toMatchObject({ kind: 'reviewed', by: moderator.user.id, reason: 'Harmless: a quote from a novel.' });
+		const view = await viewFlag(harness(), moderator, flag.id);
+		expect(view.original?.embeds[0]?.fields).toContainEqual({ name: 'Reason', value: 'Harmless: a quote from a novel.' });
+	});
+
+	it('tells the member of a dismissal by DM, with the reason, only where the server chose so', async () => {
+		const { guild, member, moderator } = freshServer(harness());
+		const admin = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const untold = await makeFlag(harness(), member, { prompt: 'p1', text: 't1' });
+		await click(harness(), moderator, `flagged:dismiss:${untold.id}`, 'not by default');
+		expect(harness().discord.directMessages(member.user.id)).toEqual([]);
+
+		expect((await runSubcommand(harness(), admin, 'settings', 'notify')).original?.content).toContain('are **not** told');
+		await runSubcommand(harness(), admin, 'settings', 'notify', [{ type: 5, name: 'dismissals', value: true }]);
+		const told = await makeFlag(harness(), member, { prompt: 'p2', text: 't2' });
+		const caseNumber = (await harness().bot.context.flags.find(guild.id, told.id))?.caseNumber;
+		await click(harness(), moderator, `flagged:dismiss:${told.id}`, 'Off topic for this server');
+		const [notice] = harness().discord.directMessages(member.user.id);
+		expect(notice?.content).toContain(`(case #${caseNumber})`);
+		expect(notice?.content).toContain('**Reason:** Off topic for this server');
+		expect(notice?.content).not.toContain(moderator.user.id);
+		expect(notice?.allowed_mentions).toEqual({ parse: [] });
+
+		// A member whose DMs are closed: the moderator is told, and the dismissal stands.
+		const closed = await makeFlag(harness(), member, { prompt: 'p3', text: 't3' });
+		harness().discord.setDirectMessagesOpen(member.user.id, false);
+		const dismissed = await click(harness(), moderator, `flagged:dismiss:${closed.id}`);
+		expect(lastWords(dismissed)).toContain('does not accept direct messages from Veil');
+		expect((await harness().bot.context.flags.find(guild.id, closed.id))?.decision?.kind).toBe('dismissed');
+		harness().discord.setDirectMessagesOpen(member.user.id, true);
 	});
 });

@@ -101,9 +101,14 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 			const listed = await answer(discord.slashCommand({ name: 'flagged', options: [{ type: 1, name: 'list' }], ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
 			expect(listed.original?.embeds[0]?.description).toContain(flagId);
 
-			const released = await answer(discord.button({ customId: `flagged:release:${flagId}`, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+			// Release opens its form; the submit decides.
+			const release = async () => {
+				const form = await answer(discord.button({ customId: `flagged:release:${flagId}`, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+				return answer(discord.modalSubmit({ customId: form.modal?.custom_id ?? '', fields: { reason: '' }, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+			};
+			const released = await release();
 			expect(released.original?.content).toMatch(/Released/);
-			const again = await answer(discord.button({ customId: `flagged:release:${flagId}`, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+			const again = await release();
 			expect(JSON.stringify(again.original)).toContain("was already released");
 			const posts = discord.channelMessages(general.id).filter((message) => message.content.includes(`held in ${which}`));
 			expect(posts).toHaveLength(1);

@@ -78,9 +78,13 @@ export const viewFlag = (harness: Harness, where: Where, id: string) => runSubco
 export const listFlags = (harness: Harness, where: Where, page?: number) =>
 	runSubcommand(harness, where, 'flagged', 'list', page === undefined ? [] : [{ type: 4, name: 'page', value: page }]);
 
-/** Clicks a button on the latest message in the channel that carries it (a stub message when none does). */
-export function click(harness: Harness, where: Where, customId: string): Promise<InteractionState> {
-	return harness.discord
+/**
+ * Clicks a button on the latest message in the channel that carries it (a stub message when none does). A decision
+ * button (Release, Dismiss, Mark reviewed) opens its form: it is submitted with `reason` (default none), and what
+ * the submit answered is returned.
+ */
+export async function click(harness: Harness, where: Where, customId: string, reason = ''): Promise<InteractionState> {
+	const pressed = await harness.discord
 		.button({
 			customId,
 			user: where.user,
@@ -88,6 +92,18 @@ export function click(harness: Harness, where: Where, customId: string): Promise
 			channelId: channelOf(where),
 			memberPermissions: where.permissions,
 		})
+		.waitForAnswer();
+	const form = pressed.modal?.custom_id;
+	if (!form?.startsWith('flagged:decide:')) return pressed;
+	return harness.discord
+		.modalSubmit({
+		customId: form,
+		fields: { reason },
+		user: where.user,
+		guildId: where.guild.id,
+		channelId: channelOf(where),
+		memberPermissions: where.permissions,
+	})
 		.waitForAnswer();
 }
 
