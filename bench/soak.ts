@@ -40,7 +40,10 @@ const memberCount = option('members', 1000);
 const settleMs = option('settle', 25) * 1000;
 const warmUp = option('warm-up', 1000);
 const WARM_UP_RATE = 50;
-/** `--snapshots=DIR`: a heap snapshot of the bot at every checkpoint, kept in DIR (compare two with bench/heapDiff.ts). */
+/**
+ * `--snapshots=DIR`: a heap snapshot of the bot at every checkpoint, kept in DIR (compare two with bench/heapDiff.ts).
+ * Writing one takes memory the process keeps: the RSS of the checkpoints after it says nothing.
+ */
 const snapshots = /^--snapshots=(.+)$/.exec(process.argv.find((arg) => arg.startsWith('--snapshots=')) ?? '')?.[1];
 const UPSTREAM_MS = 50;
 const HELD_EVERY = 10;
@@ -162,7 +165,7 @@ const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
 console.log(
 	`\nnpm run bench:soak${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}: ${cpus().length} cores (${cpu}), ` +
 		`${(totalmem() / 1024 / MB).toFixed(0)} GB, Node ${process.versions.node}; ${servers} servers, ${memberCount} linked members, ` +
-		`${rate} asks/s (every ${HELD_EVERY}th held) and ${rate * CONVERSATION_SHARE}/s of them followed up, upstream ${UPSTREAM_MS} ms, ${minutes.toFixed(1)} min\n`,
+		`${rate} asks/s (every ${HELD_EVERY}th held) and ${Number((rate * CONVERSATION_SHARE).toFixed(2))}/s of them followed up, upstream ${UPSTREAM_MS} ms, ${minutes.toFixed(1)} min\n`,
 );
 console.log(formatSoakTable(checkpoints));
 console.log(`\n${soakGrowth(checkpoints).join('\n')}`);
