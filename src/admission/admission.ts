@@ -99,9 +99,9 @@ export class AdmittedAsk {
 		this.#releaseMember = releaseMember;
 	}
 
-	/** Takes a place in line; a full line throws the busy refusal. */
+	/** Takes a place in line, or keeps the one taken already (an early deferral's); a full line throws the busy refusal. */
 	enterLine(signal: AbortSignal): Ticket {
-		this.#ticket = this.#admission.line.enter(signal);
+		this.#ticket ??= this.#admission.line.enter(signal);
 		return this.#ticket;
 	}
 

@@ -92,3 +92,15 @@ export class UserInputError extends VeilError {
 		super({ code: options.code ?? 'bad_input', message: options.userMessage, userMessage: options.userMessage });
 	}
 }
+
+/**
+ * A refusal the member alone reads, even where the acknowledgement is a public "thinking…": the router answers it
+ * privately and leaves nothing public behind. It keeps the refused error's code, and so its outcome.
+ */
+export class RefusedAlone extends VeilError {
+	override readonly name = 'RefusedAlone';
+
+	constructor(refused: VeilError) {
+		super({ code: refused.code, message: refused.message, userMessage: refused.userMessage, cause: refused });
+	}
+}

@@ -1,8 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import type { InteractionContext } from '../discord/command.js';
 import { buildContents, type Turn } from '../conversations/buildContents.js';
-import { FileError, readAttachments, type FileText } from '../files/readAttachments.js';
-import { refuseAlone } from './refuseAlone.js';
+import { readAttachments } from '../files/readAttachments.js';
 import { holdByRule, judgeResponse } from '../generation/safetyVerdict.js';
 import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { candidateText } from '../generation/generationResponse.js';
@@ -13,12 +12,10 @@ import { findLinkQuietly, linkFirstAnswer, mustLinkFirst, type LinkGate } from '
 import { showAnswer } from './showAnswer.js';
 import { askPlaceOf } from './askContext.js';
 import { waitInLine } from './waitInLine.js';
-import { EarlyDeferral } from './earlyDeferral.js';
-import { deferOriginal } from '../discord/originalResponse.js';
-import { DailyLimitError } from '../admission/admissionErrors.js';
-import type { Ticket } from '../admission/askLine.js';
+import type { Acknowledgement } from './acknowledgement.js';
+import { acknowledge } from './acknowledge.js';
 import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
-import { VeilError } from '../answers/veilError.js';
+import { RefusedAlone, VeilError } from '../answers/veilError.js';
 
 /** What an ask reads before it is acknowledged (its conversation, its form's text, the member's link). */
 type PrepareAsk = () => Promise<{ request: AskRequest; gate: LinkGate }>;
@@ -59,7 +56,7 @@ async function askOnce(
 	// Read (or found in memory) while the ask's own reads run; it never rejects, and waits a bounded time at most.
 	const serverRules = ctx.automod.matcherFor(interaction.guildId, interaction.appPermissions);
 	const threadParentId = ctx.automod.threadParentOf(interaction.id);
-	let early: EarlyDeferral | undefined;
+	let ack: Acknowledgement | undefined;
 	try {
 		// A server's own rules where it installed Veil; elsewhere the member's daily count, and answers only through
 		// the interaction, whose visibility Discord may decide (see askContext).
@@ -67,82 +64,34 @@ async function askOnce(
 		const guildId = place.kind === 'server' ? place.guildId : null;
 		const outside = guildId === null;
 		const exempt = guildId !== null && (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
-		let ticket: Ticket | undefined;
-		if (options.early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || guildId === null || !ctx.settings.lastSeenLimited(guildId))) {
-			ticket = admitted.enterLine(ctx.signal);
-			early = new EarlyDeferral(interaction, options.early.ephemeral, outside);
-			// The reads, and the generation call they allow, go on while the deferral makes its round trip: with
-			// Discord far away that is a round trip off every answer. Only what touches the deferral waits for it.
-			await early.sent();
-		}
-		let prepared: [Awaited<ReturnType<PrepareAsk>>, number | undefined, string | undefined];
-		try {
-			prepared = await Promise.all([
-				prepare(),
-				exempt ? undefined : guildId === null ? ctx.config.askUserPerDay : readDailyLimit(guildId, ctx),
-				// A server's instructions are its own: none outside Veil's servers.
-				guildId === null ? undefined : ctx.settings.instructions.forAsk(guildId, interaction.channelId),
-			]);
-		} catch (error) {
-			// Without an early deferral, or for an unexpected error, the router answers (in the deferral's place).
-			if (!early || !(error instanceof VeilError)) throw error;
-			// A store that did not answer is told to the member alone, as it would have been without the early deferral.
-			ctx.log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
-			await early.refuse({ content: error.userMessage });
-			return askOutcomeOf(error);
-		}
-		const [{ request, gate }, dailyLimit, instructions] = prepared;
+		ack = acknowledge(interaction, admitted, { early: options.early, guildId, exempt, outside }, ctx);
+		// An early deferral makes its round trip while the reads, and the generation call they allow, go on.
+		await ack.sent();
+		const [{ request, gate }, dailyLimit, instructions] = await Promise.all([
+			prepare(),
+			exempt ? undefined : guildId === null ? ctx.config.askUserPerDay : readDailyLimit(guildId, ctx),
+			// A server's instructions are its own: none outside Veil's servers.
+			guildId === null ? undefined : ctx.settings.instructions.forAsk(guildId, interaction.channelId),
+		]).catch(refusedAlone);
 		if (mustLinkFirst(gate)) {
-			const answer = linkFirstAnswer(interaction.locale, components.linkButton);
-			if (!early) await interaction.reply(answer);
-			else {
-				ctx.log.info('a member seen linked was not: the early deferral is taken back');
-				await early.refuse(answer);
-			}
+			await ack.refuse(linkFirstAnswer(interaction.locale, components.linkButton));
 			return 'refused';
 		}
-		ticket ??= admitted.enterLine(ctx.signal);
-		try {
-			await countDailyAsk(admitted, { guildId, limit: dailyLimit, exempt }, ctx);
-		} catch (error) {
-			if (!early || !(error instanceof DailyLimitError)) throw error;
-			await early.refuse({ content: error.userMessage });
-			return 'limited';
-		}
+		const ticket = admitted.enterLine(ctx.signal);
+		await countDailyAsk(admitted, { guildId, limit: dailyLimit, exempt }, ctx).catch(refusedAlone);
 		admitted.started();
-
-		let ephemeral = request.ephemeral;
-		if (!early) ephemeral = await deferOriginal(interaction, request.ephemeral, outside);
-		// The line's "asks ahead" edits change the deferral.
-		else if (ticket.waitedOnEntry) await early.landed();
+		await ack.defer(request.ephemeral, ticket);
 		await waitInLine(interaction, ticket, ctx);
 		// Files are read once acknowledged (a download may take seconds), in a generation slot: at most ASK_CONCURRENCY
 		// asks hold a file's bytes at once, whatever the line holds.
-		let files: FileText[] | undefined;
-		if (request.attachments) {
-			try {
-				files = await readAttachments(request.attachments, ctx.config);
-			} catch (error) {
-				if (!(error instanceof FileError)) throw error;
-				// Which file failed, and why, is the member's business: the public "thinking…" goes.
-				ctx.log.info({ code: error.code }, 'an attachment was refused');
-				if (early) await early.refuse({ content: error.userMessage });
-				else await refuseAlone(interaction, ephemeral, { content: error.userMessage });
-				return askOutcomeOf(error);
-			}
-		}
+		const files = request.attachments && (await readAttachments(request.attachments, ctx.config).catch(refusedAlone));
 		// The server's AutoMod rules read what would go upstream (the quoted message is in the prompt) before it goes.
 		const matcher = await serverRules;
 		const ruleContext = matcher && matchContextOf(interaction, threadParentId);
-		if (matcher && ruleContext) {
-			const text = [request.prompt, ...(files ?? []).map((file) => file.text)].join('\n');
-			const blocked = screenPrompt(matcher, text, interaction, ruleContext, ctx);
-			if (blocked) {
-				const refusal = { content: blockedPromptMessage(blocked) };
-				if (early) await early.refuse(refusal);
-				else await refuseAlone(interaction, request.ephemeral, refusal);
-				return 'refused';
-			}
+		const blocked = matcher && ruleContext && screenPrompt(matcher, [request.prompt, ...(files ?? []).map((file) => file.text)].join('\n'), interaction, ruleContext, ctx);
+		if (blocked) {
+			await ack.refuse({ content: blockedPromptMessage(blocked) });
+			return 'refused';
 		}
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);
 
@@ -156,14 +105,15 @@ async function askOnce(
 			{ linked: account !== undefined, promptLength: request.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
 			'asking the model',
 		);
+		const signal = ack.orRefused(ctx.signal);
 		const response = await admitted.callUpstream(() => {
 			const started = performance.now();
 			return ctx.generation
-				.generate(input, { credentials: account?.credentials, signal: early ? early.orRefused(ctx.signal) : ctx.signal })
+				.generate(input, { credentials: account?.credentials, signal })
 				.finally(() => observeGeneration((performance.now() - started) / 1000));
 		});
-		// Should Discord refuse the deferral, the answer has nowhere to go (the call stops): the router logs it.
-		if (early) ephemeral = await early.landed();
+		// Should Discord refuse the acknowledgement, the answer has nowhere to go (the call stops): the router logs it.
+		const ephemeral = await ack.landed();
 		// What Discord applied, not what was asked: an answer it made ephemeral is a private one from here on.
 		const applied = ephemeral === request.ephemeral ? request : { ...request, ephemeral };
 		if (ephemeral !== request.ephemeral) ctx.log.info('Discord made the answer ephemeral: the ask counts as private');
@@ -189,12 +139,20 @@ async function askOnce(
 		);
 		return 'hidden';
 	} catch (error) {
-		// The router answers in the deferral's place, which it can only do once Discord has the deferral.
-		await early?.settled();
+		// The router answers in the acknowledgement's place, which it can only do once Discord has it.
+		await ack?.settled();
 		throw error;
 	} finally {
 		admitted.end();
 	}
+}
+
+/**
+ * What the reads, the daily count and the files refuse an ask with is for the member alone, even in a public
+ * deferral's place: the router answers it so. Anything else is the router's to answer as it is.
+ */
+function refusedAlone(error: unknown): never {
+	throw error instanceof VeilError ? new RefusedAlone(error) : error;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { deferOriginal } from '../discord/originalResponse.js';
+import type { Ticket } from '../admission/askLine.js';
+import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
+import type { Acknowledgement } from './acknowledgement.js';
 import type { AskInteraction } from './askComponents.js';
-import { refuseAlone, type Refusal } from './refuseAlone.js';
 
 
 /**
@@ -10,16 +12,14 @@ import { refuseAlone, type Refusal } from './refuseAlone.js';
  * (the member unlinked in another process, or a daily limit set there), {@link refuse} answers the member alone
  * and leaves nothing public behind.
  */
-export class EarlyDeferral {
+export class EarlyDeferral implements Acknowledgement {
 	readonly #interaction: AskInteraction;
-	readonly #ephemeral: boolean;
 	readonly #deferring: Promise<boolean>;
 	readonly #refused = new AbortController();
 
 	/** `readVisibility`: see deferOriginal. */
 	constructor(interaction: AskInteraction, ephemeral: boolean, readVisibility = false) {
 		this.#interaction = interaction;
-		this.#ephemeral = ephemeral;
 		this.#deferring = deferOriginal(interaction, ephemeral, readVisibility);
 		// Whoever awaits the deferral meets its failure; until then it must not count as unhandled.
 		this.#deferring.catch((error: unknown) => this.#refused.abort(error));
@@ -41,6 +41,11 @@ export class EarlyDeferral {
 		return new Promise((resolve) => setImmediate(resolve));
 	}
 
+	/** Sent already: only the line's "asks ahead" edits, which change it, wait until Discord has it. */
+	async defer(_ephemeral: boolean, ticket: Ticket): Promise<void> {
+		if (ticket.waitedOnEntry) await this.#deferring;
+	}
+
 	/** Resolves once Discord has the deferral (nothing edits it before), with whether the answer is ephemeral. */
 	landed(): Promise<boolean> {
 		return this.#deferring;
@@ -53,7 +58,6 @@ export class EarlyDeferral {
 
 	/** Answers a refusal in the deferral's place, to the member alone. */
 	async refuse(refusal: Refusal): Promise<void> {
-		await this.#deferring;
-		await refuseAlone(this.#interaction, this.#ephemeral, refusal);
+		await refuseAlone(this.#interaction, await this.#deferring, refusal);
 	}
 }

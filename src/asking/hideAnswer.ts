@@ -9,7 +9,7 @@ import type { AskComponents, AskInteraction } from './askComponents.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { answerInPlace } from './answerInPlace.js';
 import { askPlaceOf } from './askContext.js';
-import { refuseAlone } from './refuseAlone.js';
+import { refuseAlone } from '../discord/refuseAlone.js';
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
 interface HiddenAsk {

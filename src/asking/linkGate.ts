@@ -1,7 +1,7 @@
-import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
+import { ActionRowBuilder, type ButtonBuilder } from 'discord.js';
 import type { LinkedAccount } from '../accounts/accountRepository.js';
 import type { InteractionContext } from '../discord/command.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
+import type { Refusal } from '../discord/refuseAlone.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 
@@ -23,16 +23,14 @@ export function mustLinkFirst(gate: LinkGate): boolean {
 }
 
 /**
- * The ephemeral answer to a member who must link first, with the button that opens the link form, in the member's
- * language (`interaction.locale`).
+ * The answer, to them alone, to a member who must link first, with the button that opens the link form, in the
+ * member's language (`interaction.locale`).
  */
-export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder) {
+export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder): Refusal {
 	const locale = resolveLocale(discordLocale);
 	return {
 		content: t(locale, 'ask.linkFirst'),
 		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton(t(locale, 'ask.linkButton')))],
-		flags: MessageFlags.Ephemeral as const,
-		allowedMentions: NO_MENTIONS,
 	};
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './command.js';
-import { VeilError } from '../answers/veilError.js';
+import { RefusedAlone, VeilError } from '../answers/veilError.js';
+import { refuseAlone } from './refuseAlone.js';
 import type { Registry } from './registry.js';
 import { parseCustomId } from './customId.js';
 import { NO_MENTIONS } from './mentions.js';
@@ -154,7 +155,10 @@ function describeRoute(interaction: Interaction): string {
 	return `type ${interaction.type}`;
 }
 
-/** Answers the member with what went wrong, by the interaction's state: reply, edit the deferral, or follow up. */
+/**
+ * Answers the member with what went wrong, by the interaction's state: reply, edit the deferral (or, for a refusal
+ * to them alone, put a private answer in its place), or follow up.
+ */
 async function answerError(interaction: RepliableInteraction, error: unknown, log: InteractionContext['log']): Promise<void> {
 	let content: string;
 	if (error instanceof VeilError) {
@@ -167,7 +171,9 @@ async function answerError(interaction: RepliableInteraction, error: unknown, lo
 	}
 	try {
 		if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
-			await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS }).catch(async (editFailure: unknown) => {
+			// A refusal for the member alone must not turn a public "thinking…" into a public answer.
+			if (error instanceof RefusedAlone) await refuseAlone(interaction, interaction.ephemeral === true, { content });
+			else await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS }).catch(async (editFailure: unknown) => {
 				// The edit route may be what failed (a long rate limit on it): a follow-up, its own route, takes the
 				// place of "thinking…" instead.
 				log.warn({ err: editFailure }, 'could not edit the error answer in; following up instead');

@@ -1,6 +1,5 @@
-import { MessageFlags, type ActionRowBuilder, type ButtonBuilder } from 'discord.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
-import type { AskInteraction } from './askComponents.js';
+import { MessageFlags, type ActionRowBuilder, type ButtonBuilder, type RepliableInteraction } from 'discord.js';
+import { NO_MENTIONS } from './mentions.js';
 
 /** What a refusal says: its sentence, and the button it may carry (the link-first one). */
 export interface Refusal {
@@ -13,7 +12,7 @@ export interface Refusal {
  * public refusal. Once edited it is an ordinary message, which can go, and the follow-up after it then keeps its own
  * (ephemeral) flag instead of the deferral's.
  */
-export async function refuseAlone(interaction: AskInteraction, ephemeral: boolean, refusal: Refusal): Promise<void> {
+export async function refuseAlone(interaction: RepliableInteraction, ephemeral: boolean, refusal: Refusal): Promise<void> {
 	const { content, components = [] } = refusal;
 	if (ephemeral) {
 		await interaction.editReply({ content, components, allowedMentions: NO_MENTIONS });
