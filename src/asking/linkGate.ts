@@ -1,7 +1,7 @@
-import { ActionRowBuilder, type ButtonBuilder } from 'discord.js';
+import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
 import type { LinkedAccount } from '../accounts/accountRepository.js';
 import type { InteractionContext } from '../discord/command.js';
-import type { Refusal } from '../discord/refuseAlone.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 
@@ -23,14 +23,16 @@ export function mustLinkFirst(gate: LinkGate): boolean {
 }
 
 /**
- * The answer, to them alone, to a member who must link first, with the button that opens the link form, in the
- * member's language (`interaction.locale`).
+ * The ephemeral answer to a member who must link first, with the button that opens the link form, in the member's
+ * language (`interaction.locale`).
  */
-export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder): Refusal {
+export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder) {
 	const locale = resolveLocale(discordLocale);
 	return {
 		content: t(locale, 'ask.linkFirst'),
 		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton(t(locale, 'ask.linkButton')))],
+		flags: MessageFlags.Ephemeral as const,
+		allowedMentions: NO_MENTIONS,
 	};
 }
 
