@@ -17,6 +17,7 @@ import { UserInputError, VeilError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
+import { flagStatsMessage } from '../src/moderation/flagStatsView.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { PermissionLookup } from '../src/discord/permissionLookup.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
@@ -53,6 +54,12 @@ const data = new SlashCommandBuilder()
 					.setMaxLength(FLAG_ID_MAX_LENGTH),
 			),
 	)
+	.addSubcommand((sub) =>
+		sub
+			.setName('stats')
+			.setDescription('How many answers were held, why, and what moderators decided')
+			.addIntegerOption((option) => option.setName('days').setDescription('How many days back, today included (default 7)').setMinValue(1).setMaxValue(365)),
+	)
 	.toJSON();
 
 /** The buttons /flagged owns: list pages, the mod-log's View reply, and a flag's three decisions. */
@@ -71,6 +78,13 @@ const REASON_MAX_LENGTH = 300;
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, ...MODERATOR);
 	const lookup = PermissionLookup.forInteraction(interaction, guildId);
+	if (interaction.options.getSubcommand(true) === 'stats') {
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		// Within the retention: the counters of older days are gone with their flags.
+		const days = Math.min(interaction.options.getInteger('days') ?? 7, Math.max(1, Math.ceil(ctx.flags.retentionDays)));
+		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(guildId, days)));
+		return;
+	}
 	if (interaction.options.getSubcommand(true) === 'list') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const page = await listPage(guildId, interaction.options.getInteger('page') ?? 1, lookup, ctx);

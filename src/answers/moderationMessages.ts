@@ -99,6 +99,20 @@ export const moderationMessages = {
 		closed
 			? `<@${userId}> does not accept direct messages from Veil, so they were not told of the dismissal.`
 			: `Veil could not tell <@${userId}> of the dismissal by direct message.`,
+	/** `/flagged stats`: what its counters say; `reasons` and `median` come already worded. */
+	stats: {
+		title: (days: number) => `Held answers · the last ${days} day${days === 1 ? '' : 's'}`,
+		none: (days: number) => `No answers were held in the last ${days} day${days === 1 ? '' : 's'}.`,
+		held: (count: number, reasons: readonly string[]) => `**Held:** ${count}${reasons.length > 0 ? ` (${reasons.join(', ')})` : ''}`,
+		reasonOther: 'other reasons',
+		reasonAutomod: 'AutoMod rules',
+		decisions: (released: number, dismissed: number, reviewed: number, pending: number) =>
+			`**Decisions:** ${released} released, ${dismissed} dismissed, ${reviewed} reviewed, ${pending} pending`,
+		releaseRate: (percent: number | undefined) =>
+			`**Release rate:** ${percent === undefined ? 'none decided yet' : `${percent}% of decisions`} (how often the hold was too cautious)`,
+		median: (under: string | undefined) => `**Median time to a decision:** ${under ?? 'none decided yet'}`,
+		footer: "Counted per day as answers are held and decided, server-wide; a flag counts under each reason it was held for. The median is given by bucket.",
+	},
 	/** The view's field holding the reason a moderator gave with their decision. */
 	reasonField: 'Reason',
 	/** The form a decision button opens. */

@@ -5,6 +5,7 @@ import type { Store } from '../storage/store.js';
 import { randomId } from '../storage/recordId.js';
 import { StoreError } from '../storage/storeError.js';
 import { DAY_MS } from '../time/durations.js';
+import { FlagStats } from './flagStats.js';
 import { FlagIndex, type FlagIndexEntry } from './flagIndex.js';
 import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
@@ -95,6 +96,8 @@ export class FlagRepository {
 	/** How long a flag is kept, as configured (`FLAG_RETENTION_DAYS`); views say it from here. */
 	readonly retentionDays: number;
 	readonly #keys: Keyring;
+	/** Per-server counters of held answers and decisions, for `/flagged stats`. */
+	readonly stats: FlagStats;
 
 	/** `keys` are TOKEN_ENCRYPTION_KEY (and its previous one): they seal each flag's prompt and text (see sealFlag). */
 	constructor(store: Store, atomic: AtomicStore, retentionDays: number, keys: Keyring) {
@@ -104,6 +107,7 @@ export class FlagRepository {
 		this.#index = new FlagIndex(atomic, this.#retentionMs);
 		this.retentionDays = retentionDays;
 		this.#keys = keys;
+		this.stats = new FlagStats(atomic, this.#retentionMs);
 	}
 
 	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
@@ -121,6 +125,8 @@ export class FlagRepository {
 		await this.#store.set('flag-cases', caseKey(flag.guildId, caseNumber), id, this.#retentionMs);
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), this.#retentionMs);
 		await this.#index.add(record.guildId, [[record.id, now.getTime(), record.channelId]], now.getTime());
+		// A count lost to a store error costs the summary one flag; the flag itself is kept.
+		await this.stats.held(record).catch(() => undefined);
 		return record;
 	}
 
@@ -196,6 +202,7 @@ export class FlagRepository {
 			if (act) await act(current ?? flag);
 			acted = act !== undefined;
 			await this.#saveDecision(decided, at, acted);
+			await this.stats.decided(decided).catch(() => undefined);
 		} catch (error) {
 			// Once something was posted, the claim stays (until it expires): a second press must not post it again.
 			if (!acted) await this.#atomic.release(claimKey, claim).catch(() => undefined);

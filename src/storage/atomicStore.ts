@@ -55,6 +55,8 @@ export interface AtomicStore {
 	 * store forgets it at `expiresAt`. Two processes adding at once never get the same value.
 	 */
 	increment(key: string, expiresAt: number): Promise<number>;
+	/** The counters `keys` as they stand (0 for one never counted or expired), in one read. */
+	readCounts(keys: readonly string[]): Promise<number[]>;
 	/** Erases what has expired where the store does not by itself (SQLite); returns how many. */
 	sweepExpired(now?: number): Promise<number>;
 	close(): Promise<void>;
@@ -78,6 +80,7 @@ export function boundAtomic(store: AtomicStore, bound: StoreBound): AtomicStore 
 		mapWrite: (key, fields, options) => bound.write('map write', () => store.mapWrite(key, fields, options)),
 		mapRead: (key) => bound.read('map read', () => store.mapRead(key)),
 		increment: (key, expiresAt) => bound.write('increment', () => store.increment(key, expiresAt)),
+		readCounts: (keys) => bound.read('counter read', () => store.readCounts(keys)),
 		sweepExpired: (now) => bound.write('sweep', () => store.sweepExpired(now)),
 		close: () => store.close(),
 	};

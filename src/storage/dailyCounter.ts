@@ -28,6 +28,18 @@ export async function sqliteIncrement(query: SqliteQuery, key: string, expiresAt
 	return count;
 }
 
+/** Counters as they stand (0: none, or expired), in one statement. */
+export async function sqliteReadCounts(query: SqliteQuery, keys: readonly string[], now: number): Promise<number[]> {
+	if (keys.length === 0) return [];
+	const rows = (await query(
+		`SELECT key, n FROM veil_counters WHERE key IN (${keys.map(() => '?').join(', ')}) AND expires > ?`,
+		...keys,
+		now,
+	)) as Array<{ key: string; n: number }>;
+	const counts = new Map(rows.map(({ key, n }) => [key, n]));
+	return keys.map((key) => counts.get(key) ?? 0);
+}
+
 /** Erases the counters past their expiry under `prefix`; returns how many. */
 export async function sqliteSweepCounters(query: SqliteQuery, prefix: string, now: number): Promise<number> {
 	const removed = await query('DELETE FROM veil_counters WHERE key LIKE ? AND expires <= ? RETURNING key', `${prefix}%`, now);
@@ -60,6 +72,11 @@ export class MemoryCounters {
 		const next = held && held.expires > now ? { n: held.n + 1, expires: held.expires } : { n: 1, expires: expiresAt };
 		this.#counts.set(key, next);
 		return next.n;
+	}
+
+	read(key: string, now: number): number {
+		const held = this.#counts.get(key);
+		return held && held.expires > now ? held.n : 0;
 	}
 
 	sweep(now: number): number {

@@ -79,6 +79,11 @@ export class MemoryAtomicStore implements AtomicStore {
 		return this.#counters.increment(key, expiresAt, Date.now());
 	}
 
+	async readCounts(keys: readonly string[]): Promise<number[]> {
+		const now = Date.now();
+		return keys.map((key) => this.#counters.read(key, now));
+	}
+
 	async sweepExpired(now = Date.now()): Promise<number> {
 		return this.#counters.sweep(now);
 	}

@@ -121,6 +121,13 @@ export class RedisAtomicStore implements AtomicStore {
 		return redisIncrement(this.#client, this.#key(key), expiresAt);
 	}
 
+	/** Counters are plain keys that INCR made: one MGET. */
+	async readCounts(keys: readonly string[]): Promise<number[]> {
+		if (keys.length === 0) return [];
+		const values = await this.#client.mGet(keys.map((key) => this.#key(key)));
+		return values.map((value) => Number(value ?? 0) || 0);
+	}
+
 	/** Redis expires keys by itself. */
 	async sweepExpired(): Promise<number> {
 		return 0;

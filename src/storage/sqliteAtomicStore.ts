@@ -1,6 +1,6 @@
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 import type { SqliteQuery as Query } from './sqliteGate.js';
-import { sqliteIncrement, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
+import { sqliteIncrement, sqliteReadCounts, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
 
 /** The atomic side's tables, beside keyv's in the same file. */
 export const SQLITE_ATOMIC_SCHEMA = [
@@ -98,6 +98,10 @@ export class SqliteAtomicStore implements AtomicStore {
 
 	increment(key: string, expiresAt: number): Promise<number> {
 		return sqliteIncrement(this.#query, this.#key(key), expiresAt, Date.now());
+	}
+
+	async readCounts(keys: readonly string[]): Promise<number[]> {
+		return sqliteReadCounts(this.#query, keys.map((key) => this.#key(key)), Date.now());
 	}
 
 	sweepExpired(now?: number): Promise<number> {

@@ -82,3 +82,26 @@ describe('reasons and dismissal notices', () => {
 		harness().discord.setDirectMessagesOpen(member.user.id, true);
 	});
 });
+
+describe('/flagged stats', () => {
+	it('counts what the test held and decided: by reason, decisions, release rate and median time', async () => {
+		const { guild, member, moderator } = freshServer(harness());
+		const flags = [];
+		for (const n of [1, 2, 3]) flags.push(await makeFlag(harness(), member, { prompt: `p${n}`, text: `t${n}` }));
+		await click(harness(), moderator, `flagged:release:${flags[0]!.id}`);
+		await click(harness(), moderator, `flagged:dismiss:${flags[1]!.id}`);
+		const stats = await runSubcommand(harness(), moderator, 'flagged', 'stats', [{ type: 4, name: 'days', value: 3 }]);
+		const embed = stats.original?.embeds[0];
+		expect(embed?.title).toBe('Held answers · the last 3 days');
+		expect(embed?.description?.split('\n')).toEqual([
+			'**Held:** 3 (Harassment 3)',
+			'**Decisions:** 1 released, 1 dismissed, 0 reviewed, 1 pending',
+			'**Release rate:** 50% of decisions (how often the hold was too cautious)',
+			'**Median time to a decision:** under 5 minutes',
+		]);
+		expect(stats.ephemeral).toBe(true);
+		const empty = freshServer(harness());
+		expect((await runSubcommand(harness(), empty.moderator, 'flagged', 'stats')).original?.content).toBe('No answers were held in the last 7 days.');
+		expect(guild.id).not.toBe(empty.guild.id);
+	});
+});

@@ -50,7 +50,25 @@ describe.each(backends)('store counters on %s', (_kind, makeUrl) => {
 			await store.increment('short', soon);
 			await store.increment('short', soon);
 			await new Promise((resolve) => setTimeout(resolve, 120));
+			expect(await store.readCounts(['short'])).toEqual([0]);
 			expect(await store.increment('short', Date.now() + 60_000)).toBe(1);
+		} finally {
+			await Promise.all([store.close(), other.close()]);
+		}
+	});
+
+	it('reads many counters as they stand in one call, 0 for one never counted, within its namespace', async () => {
+		const url = makeUrl();
+		const namespace = `test-${randomUUID()}`;
+		const store = await openStore(url, silent, { namespace });
+		const other = await openStore(url, silent, { namespace: `${namespace}-other` });
+		try {
+			const later = Date.now() + 60_000;
+			for (let n = 0; n < 3; n++) await store.increment('x', later);
+			await store.increment('y', later);
+			await other.increment('z', later);
+			expect(await store.readCounts(['x', 'never', 'y', 'z'])).toEqual([3, 0, 1, 0]);
+			expect(await store.readCounts([])).toEqual([]);
 		} finally {
 			await Promise.all([store.close(), other.close()]);
 		}
@@ -79,6 +97,7 @@ describe('store counters on memory://', () => {
 			expect(await store.increment('a', Date.now() + 60_000)).toBe(1);
 			expect(await store.increment('a', Date.now() + 60_000)).toBe(2);
 			await store.increment('gone', Date.now() - 1);
+			expect(await store.readCounts(['a', 'gone', 'never'])).toEqual([2, 0, 0]);
 			expect(await store.increment('gone', Date.now() + 60_000)).toBe(1);
 		} finally {
 			await store.close();
