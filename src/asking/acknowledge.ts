@@ -4,7 +4,7 @@ import type { InteractionContext } from '../discord/command.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { deferOriginal } from '../discord/originalResponse.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
-import type { Acknowledgement } from './acknowledgement.js';
+import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
 import type { AskInteraction } from './askComponents.js';
 import { EarlyDeferral } from './earlyDeferral.js';
 
@@ -43,12 +43,12 @@ class DeferAfterReads implements Acknowledgement {
 	}
 
 	sent(): Promise<void> {
-		return Promise.resolve();
+		return AT_ONCE;
 	}
 
-	async defer(ephemeral: boolean): Promise<void> {
+	defer(ephemeral: boolean): Promise<unknown> {
 		this.#deferring = deferOriginal(this.#interaction, ephemeral, this.#readVisibility);
-		await this.#deferring;
+		return this.#deferring;
 	}
 
 	landed(): Promise<boolean> {
@@ -71,6 +71,6 @@ class DeferAfterReads implements Acknowledgement {
 
 	settled(): Promise<unknown> {
 		// Its deferral is awaited where it is sent: nothing after it runs before it has settled.
-		return Promise.resolve();
+		return AT_ONCE;
 	}
 }

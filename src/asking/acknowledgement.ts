@@ -12,7 +12,7 @@ export interface Acknowledgement {
 	 * Acknowledges the ask (`ephemeral`: as the member asked), once its reads allow it; resolves when the line's
 	 * "asks ahead" edits may change the acknowledgement.
 	 */
-	defer(ephemeral: boolean, ticket: Ticket): Promise<void>;
+	defer(ephemeral: boolean, ticket: Ticket): Promise<unknown>;
 	/** Resolves once Discord has the acknowledgement (nothing edits it before), with whether the answer is ephemeral. */
 	landed(): Promise<boolean>;
 	/** Answers a refusal in the acknowledgement's place, to the member alone. */
@@ -22,3 +22,6 @@ export interface Acknowledgement {
 	/** Resolves once the acknowledgement has landed or failed: the router's error answer goes only after. */
 	settled(): Promise<unknown>;
 }
+
+/** Already so: one resolved promise for every ask, rather than one allocated per ask. */
+export const AT_ONCE: Promise<void> = Promise.resolve();

@@ -1,7 +1,7 @@
 import { deferOriginal } from '../discord/originalResponse.js';
 import type { Ticket } from '../admission/askLine.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
-import type { Acknowledgement } from './acknowledgement.js';
+import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
 import type { AskInteraction } from './askComponents.js';
 
 
@@ -42,8 +42,8 @@ export class EarlyDeferral implements Acknowledgement {
 	}
 
 	/** Sent already: only the line's "asks ahead" edits, which change it, wait until Discord has it. */
-	async defer(_ephemeral: boolean, ticket: Ticket): Promise<void> {
-		if (ticket.waitedOnEntry) await this.#deferring;
+	defer(_ephemeral: boolean, ticket: Ticket): Promise<unknown> {
+		return ticket.waitedOnEntry ? this.#deferring : AT_ONCE;
 	}
 
 	/** Resolves once Discord has the deferral (nothing edits it before), with whether the answer is ephemeral. */
