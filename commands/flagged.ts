@@ -23,6 +23,7 @@ import { PermissionLookup } from '../src/discord/permissionLookup.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
+import { updateModlogPost } from '../src/moderation/modlog.js';
 import { messages } from '../src/answers/messages.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
@@ -202,7 +203,10 @@ async function decide(
 		return;
 	}
 	ctx.log.info({ flagId: outcome.flag.id, decision: kind, withReason: reason !== undefined }, 'flag decided');
-	const notSent = kind === 'dismissed' ? await tellIfChosen(outcome.flag, ctx) : undefined;
+	const [notSent] = await Promise.all([
+		kind === 'dismissed' ? tellIfChosen(outcome.flag, ctx) : undefined,
+		updateModlogPost(outcome.flag, { client: ctx.client, flags: ctx.flags, log: ctx.log, viewPrefix: FLAGGED_PREFIXES.view }),
+	]);
 	const note = [decidedNote(outcome.flag, release), notSent].filter(Boolean).join('\n');
 	await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, note));
 }

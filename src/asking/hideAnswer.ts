@@ -55,7 +55,7 @@ export async function hideAnswer(
 		}
 	} finally {
 		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
-		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, log: ctx.log, viewPrefix: components.modlogViewPrefix });
+		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewPrefix: components.modlogViewPrefix });
 	}
 }
 

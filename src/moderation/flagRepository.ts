@@ -33,6 +33,10 @@ export function askedPrivately(flag: FlagRecord): boolean {
 	return flag.private !== false;
 }
 
+const modlogPostSchema = z.object({ channelId: z.string(), messageId: z.string() });
+/** A flag's mod-log post: its channel and message. */
+export type ModlogPost = z.infer<typeof modlogPostSchema>;
+
 /** The counter of a server's case numbers, and where each number points to its flag (for the flag's retention). */
 const caseCounterKey = (guildId: string) => `flag-cases:${guildId}`;
 const caseKey = (guildId: string, caseNumber: number) => `${guildId}:${caseNumber}`;
@@ -148,6 +152,18 @@ export class FlagRepository {
 		const caseNumber = CASE_REFERENCE.exec(reference.trim())?.[1];
 		if (caseNumber !== undefined) return this.findByCase(guildId, Number(caseNumber));
 		return this.find(guildId, reference.trim().toLowerCase());
+	}
+
+	/** Remembers where a flag's mod-log post is, for as long as the flag is kept, so a decision can update it. */
+	async notePost(flag: FlagRecord, post: ModlogPost): Promise<void> {
+		const ttl = Date.parse(flag.expiresAt) - Date.now();
+		if (ttl > 0) await this.#store.set('flag-modlog', `${flag.guildId}:${flag.id}`, post, ttl);
+	}
+
+	/** Where a flag's mod-log post is; undefined for none (no mod-log, or a post from before they were remembered). */
+	async postOf(flag: FlagRecord): Promise<ModlogPost | undefined> {
+		const parsed = modlogPostSchema.safeParse(await this.#store.get('flag-modlog', `${flag.guildId}:${flag.id}`));
+		return parsed.success ? parsed.data : undefined;
 	}
 
 	/** Saves a changed record, keeping its original expiry. */

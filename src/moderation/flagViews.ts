@@ -29,7 +29,7 @@ const PROMPT_PREVIEW = 1000;
 const TEXT_PREVIEW = 2600;
 const LIST_LINE_LIMIT = 380;
 
-const STATUS_COLOR: Readonly<Record<FlagDecision | 'pending', number>> = {
+export const STATUS_COLOR: Readonly<Record<FlagDecision | 'pending', number>> = {
 	pending: 0xe67e22,
 	released: 0x2ecc71,
 	dismissed: 0x95a5a6,

@@ -3,6 +3,7 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	EmbedBuilder,
+	escapeMarkdown,
 	PermissionFlagsBits,
 	time,
 	TimestampStyles,
@@ -11,7 +12,8 @@ import {
 } from 'discord.js';
 import { buildCustomId, type CustomIdPrefix } from '../discord/customId.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
-import type { FlagRecord } from './flagRepository.js';
+import type { FlagRecord, FlagRepository } from './flagRepository.js';
+import { flagStatus, STATUS_COLOR } from './flagViews.js';
 import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
@@ -25,7 +27,7 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 	const reasons = describeStopReasons(flag);
 	return new EmbedBuilder()
 		.setTitle(flag.caseNumber === undefined ? messages.moderation.modlog.title : `#${flag.caseNumber} · ${messages.moderation.modlog.title}`)
-		.setColor(0xe67e22)
+		.setColor(STATUS_COLOR[flag.decision?.kind ?? 'pending'])
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
 			{ name: 'Channel', value: flagPlace(flag), inline: true },
@@ -33,6 +35,9 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 			{ name: 'Ratings', value: truncate(flagged.join('\n') || messages.moderation.ratingsMissing, 1024) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),
 			{ name: 'Flag', value: `\`${flag.id}\` · model ${truncate(flag.model, 200)}` },
+			// Once decided (the post is edited then): who decided what, and why if they said.
+			...(flag.decision ? [{ name: 'Status', value: flagStatus(flag) }] : []),
+			...(flag.decision?.reason ? [{ name: messages.moderation.reasonField, value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
 		)
 		.setFooter({ text: messages.moderation.modlog.footer });
 }
@@ -48,7 +53,10 @@ export function viewReplyButton(viewPrefix: CustomIdPrefix, flagId: string): Act
  * Posts a hidden reply's metadata to the server's mod-log, when one is set. A failure is logged and remembered for
  * the next `/settings modlog`, and never reaches the member: the flag is already stored.
  */
-export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client; settings: SettingsRepository; log: Logger; viewPrefix: CustomIdPrefix }): Promise<void> {
+export async function postFlagToModlog(
+	flag: FlagRecord,
+	deps: { client: Client; settings: SettingsRepository; flags: FlagRepository; log: Logger; viewPrefix: CustomIdPrefix },
+): Promise<void> {
 	let modlogChannelId: string | undefined;
 	try {
 		({ modlogChannelId } = await deps.settings.get(flag.guildId));
@@ -61,7 +69,11 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error(messages.moderation.sendFailure.modlogNotSendable);
-		await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
+		const posted = await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
+		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
+		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
+			deps.log.warn({ err: error, flagId: flag.id }, 'could not remember the mod-log post; a decision will not update it');
+		});
 	} catch (error) {
 		const reason = describeSendFailure(error);
 		const noted = await deps.settings
@@ -74,6 +86,22 @@ export async function postFlagToModlog(flag: FlagRecord, deps: { client: Client;
 				},
 			);
 		deps.log.warn({ err: error, flagId: flag.id, modlogChannelId, noted }, 'mod-log post failed');
+	}
+}
+
+/**
+ * Brings a flag's mod-log post up to date after a decision (status, who, the reason). A post from before posts were
+ * remembered, or one Veil can no longer edit, stays as it was; that is logged, and nothing fails.
+ */
+export async function updateModlogPost(flag: FlagRecord, deps: { client: Client; flags: FlagRepository; log: Logger; viewPrefix: CustomIdPrefix }): Promise<void> {
+	try {
+		const post = await deps.flags.postOf(flag);
+		if (!post) return;
+		const channel = await deps.client.channels.fetch(post.channelId, FETCH_TO_SEND);
+		if (!channel?.isTextBased()) return;
+		await channel.messages.edit(post.messageId, { embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
+	} catch (error) {
+		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');
 	}
 }
 

@@ -29,6 +29,14 @@ describe('case numbers', () => {
 		}
 		expect((await viewFlag(harness(), moderator, second.id)).original?.embeds[0]?.title).toBe(`Case #2 · flag ${second.id}`);
 		expect((await viewFlag(harness(), moderator, '#3')).original?.content).toBe('No flag with that id in this server.');
+
+		// A decision brings the mod-log post up to date: its status and the reason, the View reply button kept.
+		await click(harness(), moderator, `flagged:review:${first.id}`, 'Checked with the member');
+		const [post, untouched] = harness().discord.channelMessages(modlogId);
+		expect(post?.embeds[0]?.fields).toContainEqual({ name: 'Reason', value: 'Checked with the member' });
+		expect(post?.embeds[0]?.fields?.find((field) => field.name === 'Status')?.value).toMatch(new RegExp(`^reviewed by <@${moderator.user.id}>`));
+		expect(JSON.stringify(post?.components)).toContain(`flagged:view:${first.id}`);
+		expect(untouched?.embeds[0]?.fields?.some((field) => field.name === 'Status')).toBe(false);
 	});
 
 	it("counts each server on its own, and never opens another server's case", async () => {
