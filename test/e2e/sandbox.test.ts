@@ -94,7 +94,12 @@ describe('npm run sandbox', () => {
 			const flag = page.locator('.message.ephemeral', { has: page.getByRole('button', { name: moderationMessages.buttons.release }) });
 			await shown(flag);
 			await shot('flag');
+			// Every decision opens a form for an optional reason (cases, issue 24).
 			await flag.getByRole('button', { name: moderationMessages.buttons.release }).click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(moderationMessages.decisionForm.title.released);
+			await dialog.locator('textarea, input').first().fill('A false positive: nothing rude in it.');
+			await shot('release-reason');
+			await dialog.locator('#modal-submit').click();
 			await shown(page.locator('.message.ephemeral', { hasText: 'Released' }));
 			await page.locator('.channel[data-channel="general"]').click();
 			await shown(page.locator('.message', { hasText: 'You asked: “Tell me something rude”' }));
