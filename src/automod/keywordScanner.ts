@@ -21,11 +21,15 @@ const newNode = <Tag>(): TrieNode<Tag> => ({ next: new Map(), ends: [] });
  * limit on a keyword), which keeps it linear in the text for any list.
  */
 export class KeywordScanner<Tag> {
-	readonly #root = newNode<Tag>();
+	// Keywords that must begin a word (`cat`, `cat*`) are looked for only where a word begins; the others (`*cat`,
+	// `*cat*`) from every position. Two tries, so that a text's letters inside words walk only the second.
+	readonly #atWordStart = newNode<Tag>();
+	readonly #anywhere = newNode<Tag>();
 	#size = 0;
+	#anywhereSize = 0;
 
 	add(pattern: KeywordPattern, tag: Tag): void {
-		let node = this.#root;
+		let node = pattern.atWordStart ? this.#atWordStart : this.#anywhere;
 		for (let i = 0; i < pattern.body.length; i += 1) {
 			const code = pattern.body.charCodeAt(i);
 			let child = node.next.get(code);
@@ -37,6 +41,7 @@ export class KeywordScanner<Tag> {
 		}
 		node.ends.push({ tag, pattern });
 		this.#size += 1;
+		if (!pattern.atWordStart) this.#anywhereSize += 1;
 	}
 
 	get size(): number {
@@ -46,20 +51,24 @@ export class KeywordScanner<Tag> {
 	/** Every hit in `text`, which must already be lower-cased. */
 	scan(text: string): Array<KeywordHit<Tag>> {
 		const hits: Array<KeywordHit<Tag>> = [];
-		if (this.#size === 0) return hits;
+		const startsOnly = this.#size > this.#anywhereSize;
+		const anywhere = this.#anywhereSize > 0;
 		for (let start = 0; start < text.length; start += 1) {
-			let node: TrieNode<Tag> | undefined = this.#root;
-			let wordStarts: boolean | undefined;
-			for (let end = start; end < text.length; end += 1) {
-				node = node.next.get(text.charCodeAt(end));
-				if (node === undefined) break;
-				for (const { tag, pattern } of node.ends) {
-					if (pattern.atWordStart && !(wordStarts ??= startsWordAt(text, start))) continue;
-					if (pattern.atWordEnd && !endsWordAt(text, end + 1)) continue;
-					hits.push({ tag, pattern, start, end: end + 1 });
-				}
-			}
+			if (startsOnly && startsWordAt(text, start)) walk(this.#atWordStart, text, start, hits);
+			if (anywhere) walk(this.#anywhere, text, start, hits);
 		}
 		return hits;
+	}
+}
+
+function walk<Tag>(root: TrieNode<Tag>, text: string, start: number, hits: Array<KeywordHit<Tag>>): void {
+	let node: TrieNode<Tag> | undefined = root;
+	for (let end = start; end < text.length; end += 1) {
+		node = node.next.get(text.charCodeAt(end));
+		if (node === undefined) return;
+		for (const { tag, pattern } of node.ends) {
+			if (pattern.atWordEnd && !endsWordAt(text, end + 1)) continue;
+			hits.push({ tag, pattern, start, end: end + 1 });
+		}
 	}
 }
