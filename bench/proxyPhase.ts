@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { APIUser } from 'discord.js';
 import { DiscordEmulator, makeUser } from '../sandbox/discord/emulator.js';
-import { RedisServer, redisServerAvailable } from '../test/support/redisServer.js';
+import { freePort, RedisServer, redisServerAvailable } from '../test/support/redisServer.js';
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { startBotProcess, type BotUnderTest } from './botUnderTest.js';
 import { AskTracker, type LoadResult } from './load.js';
@@ -103,13 +102,4 @@ async function untilHealthy(port: number, proxy: BotUnderTest): Promise<void> {
 		await new Promise((wake) => setTimeout(wake, 100));
 	}
 	throw new Error(`the REST proxy never answered /healthz: ${proxy.stderr.join('').slice(-2000)}`);
-}
-
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const address = server.address();
-	await new Promise((resolve) => server.close(resolve));
-	if (address === null || typeof address === 'string') throw new Error('no free port');
-	return address.port;
 }

@@ -119,16 +119,7 @@ export class BotBench {
 		const emulator = await DiscordEmulator.start({ defaultTimeoutMs: 30_000 });
 		const upstream = await UpstreamStandIn.start();
 		const bench = new BotBench(kind, plan, emulator, upstream);
-		const common = {
-			DISCORD_TOKEN: emulator.token,
-			DISCORD_APPLICATION_ID: emulator.applicationId,
-			DISCORD_API_URL: emulator.apiUrl,
-			GENERATION_BASE_URL: upstream.baseUrl,
-			GENERATION_API_KEY: upstream.apiKey,
-			GENERATION_MODEL: upstream.model,
-			AUTH_BASE_URL: upstream.authBaseUrl,
-			AUTH_PATH_PREFIX: upstream.pathPrefix,
-		};
+		const common = localServicesEnv(emulator, upstream);
 		bench.#env = { ...common, ...(await kind.prepare(common, bench.#members, bench.#directory)) };
 		return bench;
 	}
@@ -255,5 +246,19 @@ export async function prepareVeil(storeUrl: string, members: readonly APIUser[])
 		ASK_CONCURRENCY: '1000',
 		ASK_QUEUE_MAX: '1000',
 		ASK_MEMBER_PER_MINUTE: '0',
+	};
+}
+
+/** The environment that points a bot at a local Discord and the upstream stand-in. */
+export function localServicesEnv(emulator: DiscordEmulator, upstream: UpstreamStandIn): Record<string, string> {
+	return {
+		DISCORD_TOKEN: emulator.token,
+		DISCORD_APPLICATION_ID: emulator.applicationId,
+		DISCORD_API_URL: emulator.apiUrl,
+		GENERATION_BASE_URL: upstream.baseUrl,
+		GENERATION_API_KEY: upstream.apiKey,
+		GENERATION_MODEL: upstream.model,
+		AUTH_BASE_URL: upstream.authBaseUrl,
+		AUTH_PATH_PREFIX: upstream.pathPrefix,
 	};
 }

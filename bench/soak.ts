@@ -22,7 +22,7 @@ import { contentsOf } from '../test/support/conversations.js';
 import { generationResponse, safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { startBotProcess } from './botUnderTest.js';
 import { AskTracker } from './load.js';
-import { addGuilds, veil } from './scenario.js';
+import { addGuilds, localServicesEnv, veil } from './scenario.js';
 import { ConversationLoop } from './soakConversations.js';
 import { formatSoakTable, soakGrowth, storeBytes, type Checkpoint } from './soakReport.js';
 import { MB } from './stats.js';
@@ -88,16 +88,7 @@ emulator.events.on('request', (request) => {
 	otherAnswers.set(content, (otherAnswers.get(content) ?? 0) + 1);
 });
 
-const common = {
-	DISCORD_TOKEN: emulator.token,
-	DISCORD_APPLICATION_ID: emulator.applicationId,
-	DISCORD_API_URL: emulator.apiUrl,
-	GENERATION_BASE_URL: upstream.baseUrl,
-	GENERATION_API_KEY: upstream.apiKey,
-	GENERATION_MODEL: upstream.model,
-	AUTH_BASE_URL: upstream.authBaseUrl,
-	AUTH_PATH_PREFIX: upstream.pathPrefix,
-};
+const common = localServicesEnv(emulator, upstream);
 log(`soak: ${asks} asks at ${rate}/s, ${servers} servers, ${memberCount} members; linking them in the store`);
 const env = { ...common, ...(await veil.prepare(common, members, directory)) };
 const storeFile = join(directory, 'bot.sqlite');

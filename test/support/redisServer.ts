@@ -67,7 +67,8 @@ export class RedisServer {
 	}
 }
 
-async function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that nothing listens on at the moment of asking. */
+export async function freePort(): Promise<number> {
 	const server = createServer();
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const address = server.address();
