@@ -5,20 +5,14 @@ import type { Store } from '../storage/store.js';
 import { randomId } from '../storage/recordId.js';
 import { StoreError } from '../storage/storeError.js';
 import { DAY_MS } from '../time/durations.js';
+import { FlagCases, parseCaseReference } from './flagCases.js';
 import { FlagStats } from './flagStats.js';
 import { FlagIndex, type FlagIndexEntry } from './flagIndex.js';
-import { openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
+import { flagDecisionSchema, openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
 export type { FlagDecision, FlagRecord } from './storedFlag.js';
 export type NewFlag = Omit<FlagRecord, 'id' | 'createdAt' | 'expiresAt' | 'decision' | 'unopened'>;
 
-/** A decision as claimed in the store (see decide). */
-const claimSchema = z.object({
-	kind: z.enum(['released', 'dismissed', 'reviewed'] as const satisfies readonly FlagDecision[]),
-	by: z.string(),
-	at: z.string(),
-	reason: z.string().optional(),
-});
 type Decision = NonNullable<FlagRecord['decision']>;
 
 /** Given the channel ids a server's flags were asked in, the ones whose flags the caller may list. */
@@ -36,14 +30,6 @@ export function askedPrivately(flag: FlagRecord): boolean {
 const modlogPostSchema = z.object({ channelId: z.string(), messageId: z.string() });
 /** A flag's mod-log post: its channel and message. */
 export type ModlogPost = z.infer<typeof modlogPostSchema>;
-
-/** The counter of a server's case numbers, and where each number points to its flag (for the flag's retention). */
-const caseCounterKey = (guildId: string) => `flag-cases:${guildId}`;
-const caseKey = (guildId: string, caseNumber: number) => `${guildId}:${caseNumber}`;
-/** The counter is kept a century past its last use: case numbers are never given twice in a server. */
-const CASE_COUNTER_LIFE_MS = 100 * 365 * DAY_MS;
-/** `#12` or `12`: a case number (ids are 10 letters and digits, so up to 9 digits cannot be one). */
-const CASE_REFERENCE = /^#?\s*(\d{1,9})$/;
 
 /** A short random id (10 characters, 50 bits): nothing about one id tells the next. */
 export function newFlagId(): string {
@@ -96,6 +82,7 @@ export class FlagRepository {
 	readonly #store: Store;
 	readonly #atomic: AtomicStore;
 	readonly #index: FlagIndex;
+	readonly #cases: FlagCases;
 	readonly #retentionMs: number;
 	/** How long a flag is kept, as configured (`FLAG_RETENTION_DAYS`); views say it from here. */
 	readonly retentionDays: number;
@@ -109,6 +96,7 @@ export class FlagRepository {
 		this.#atomic = atomic;
 		this.#retentionMs = retentionDays * DAY_MS;
 		this.#index = new FlagIndex(atomic, this.#retentionMs);
+		this.#cases = new FlagCases(store, atomic, this.#retentionMs);
 		this.retentionDays = retentionDays;
 		this.#keys = keys;
 		this.stats = new FlagStats(atomic, this.#retentionMs);
@@ -116,8 +104,7 @@ export class FlagRepository {
 
 	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
 		const id = newFlagId();
-		// The server's next case number, from one counter in the store: two processes never get the same one.
-		const caseNumber = await this.#atomic.increment(caseCounterKey(flag.guildId), now.getTime() + CASE_COUNTER_LIFE_MS);
+		const caseNumber = await this.#cases.assign(flag.guildId, id, now);
 		const record: FlagRecord = {
 			...flag,
 			id,
@@ -125,8 +112,6 @@ export class FlagRepository {
 			createdAt: now.toISOString(),
 			expiresAt: new Date(now.getTime() + this.#retentionMs).toISOString(),
 		};
-		// One number, one write: no two flags ever write the same key.
-		await this.#store.set('flag-cases', caseKey(flag.guildId, caseNumber), id, this.#retentionMs);
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), this.#retentionMs);
 		await this.#index.add(record.guildId, [[record.id, now.getTime(), record.channelId]], now.getTime());
 		// A count lost to a store error costs the summary one flag; the flag itself is kept.
@@ -142,15 +127,14 @@ export class FlagRepository {
 
 	/** The flag with this case number in this server, or undefined (unknown, expired, or another server's). */
 	async findByCase(guildId: string, caseNumber: number): Promise<FlagRecord | undefined> {
-		if (!Number.isSafeInteger(caseNumber) || caseNumber < 1) return undefined;
-		const id = await this.#store.get('flag-cases', caseKey(guildId, caseNumber));
-		return typeof id === 'string' ? this.find(guildId, id) : undefined;
+		const id = await this.#cases.idOf(guildId, caseNumber);
+		return id === undefined ? undefined : this.find(guildId, id);
 	}
 
 	/** A flag by what a moderator typed: `#12` (or `12`) its case number, otherwise its id. */
 	async findByReference(guildId: string, reference: string): Promise<FlagRecord | undefined> {
-		const caseNumber = CASE_REFERENCE.exec(reference.trim())?.[1];
-		if (caseNumber !== undefined) return this.findByCase(guildId, Number(caseNumber));
+		const caseNumber = parseCaseReference(reference);
+		if (caseNumber !== undefined) return this.findByCase(guildId, caseNumber);
 		return this.find(guildId, reference.trim().toLowerCase());
 	}
 
@@ -256,7 +240,7 @@ export class FlagRepository {
 		} catch {
 			claimed = undefined;
 		}
-		const decision = claimSchema.safeParse(claimed);
+		const decision = flagDecisionSchema.safeParse(claimed);
 		return decision.success ? withDecision(saved ?? flag, decision.data) : (saved ?? flag);
 	}
 

@@ -14,6 +14,9 @@ export const OUTSIDE_CHANNEL = 'outside';
 const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
 export type FlagDecision = (typeof FLAG_DECISIONS)[number];
 
+/** A moderator's decision on a flag, as saved with it and as claimed in the store while it is acted on. */
+export const flagDecisionSchema = z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string(), reason: z.string().optional() });
+
 /** Everything about a flag but the prompt and the text: kept in plain so flags can be listed without opening them. */
 const flagMetadataSchema = z.object({
 	id: z.string(),
@@ -40,7 +43,7 @@ const flagMetadataSchema = z.object({
 	createdAt: z.string(),
 	expiresAt: z.string(),
 	/** One decision per flag: a second press finds it here and answers without acting twice. */
-	decision: z.object({ kind: z.enum(FLAG_DECISIONS), by: z.string(), at: z.string(), reason: z.string().optional() }).optional(),
+	decision: flagDecisionSchema.optional(),
 });
 
 /** Who wrote the message an Ask Veil prompt quotes: another member's words, which the flag's prompt holds. */
