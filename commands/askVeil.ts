@@ -5,7 +5,7 @@ import {
 	type MessageContextMenuCommandInteraction,
 } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
-import type { Command, InteractionContext, MessageCommandData, ModalHandler } from '../src/discord/command.js';
+import type { Command, InteractionContext, MessageCommandData, ModalHandler } from '../src/app/command.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';

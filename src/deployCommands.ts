@@ -3,7 +3,7 @@ import { commandModules } from '../commands/index.js';
 import { parseDeployConfig, type DeployConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { messages } from './answers/messages.js';
-import { buildRegistry } from './discord/registry.js';
+import { buildRegistry } from './app/registry.js';
 import { localizeCommands } from './i18n/commandLocalizations.js';
 import { proxySecretHeaders } from './discord/restProxySecret.js';
 

@@ -1,9 +1,9 @@
 import { commandModules } from '../commands/index.js';
-import { startBot, TokenRejectedError, type RunningBot } from './discord/bot.js';
+import { startBot, TokenRejectedError, type RunningBot } from './app/bot.js';
 import { parseConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { createLogger } from './logging/logger.js';
-import { buildRegistry } from './discord/registry.js';
+import { buildRegistry } from './app/registry.js';
 
 /** Shutdown must end well inside the 10 s a process manager gives before it kills. */
 const SHUTDOWN_GRACE_MS = 7000;

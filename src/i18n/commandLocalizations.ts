@@ -1,5 +1,5 @@
 import type { APIApplicationCommandOption, LocalizationMap } from 'discord.js';
-import type { Command } from '../discord/command.js';
+import type { Command } from '../app/command.js';
 import { catalogues, type CommandEntry } from './catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandModules } from '../../../commands/index.js';
-import { buildRegistry } from '../../../src/discord/registry.js';
+import { buildRegistry } from '../../../src/app/registry.js';
 import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
 import { LOCALIZED_LOCALES, localizeCommands } from '../../../src/i18n/commandLocalizations.js';
 

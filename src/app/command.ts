@@ -13,7 +13,7 @@ import type { Admission } from '../admission/admission.js';
 import type { AutomodRuleCache } from '../automod/ruleCache.js';
 import type { Config } from '../config/config.js';
 import type { ConversationRepository } from '../conversations/conversationRepository.js';
-import type { CustomIdPrefix } from './customId.js';
+import type { CustomIdPrefix } from '../discord/customId.js';
 import type { FlagRepository } from '../moderation/flagRepository.js';
 import type { GenerationClient } from '../generation/generationClient.js';
 import type { Logger } from '../logging/logger.js';

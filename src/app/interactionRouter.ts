@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './command.js';
 import { RefusedAlone, VeilError } from '../answers/veilError.js';
-import { refuseAlone } from './refuseAlone.js';
+import { refuseAlone } from '../discord/refuseAlone.js';
 import type { Registry } from './registry.js';
-import { parseCustomId } from './customId.js';
-import { NO_MENTIONS } from './mentions.js';
+import { parseCustomId } from '../discord/customId.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
 import { messages } from '../answers/messages.js';
 import { lazyChild } from '../logging/lazyChild.js';
 

@@ -1,6 +1,6 @@
 import { ApplicationCommandType } from 'discord.js';
 import type { ButtonHandler, Command, MessageCommand, ModalHandler, SlashCommand } from './command.js';
-import { parseCustomId } from './customId.js';
+import { parseCustomId } from '../discord/customId.js';
 
 /** A handler found for a custom_id, with the payload that followed its prefix. */
 interface FoundHandler<Handler> {

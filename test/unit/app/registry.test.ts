@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { commandModules } from '../../../commands/index.js';
 import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
 import { buildCustomId, CUSTOM_ID_MAX_LENGTH, ownedPrefixes, parseCustomId } from '../../../src/discord/customId.js';
-import { buildRegistry } from '../../../src/discord/registry.js';
+import { buildRegistry } from '../../../src/app/registry.js';
 
 const execute = async () => undefined;
 
