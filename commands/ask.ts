@@ -8,7 +8,8 @@ import {
 	type ChatInputCommandInteraction,
 } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
-import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '../src/app/command.js';
+import type { ButtonHandler, Command, ModalHandler } from '../src/app/command.js';
+import type { InteractionContext } from '../src/app/context.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';

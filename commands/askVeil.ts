@@ -5,7 +5,8 @@ import {
 	type MessageContextMenuCommandInteraction,
 } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
-import type { Command, InteractionContext, MessageCommandData, ModalHandler } from '../src/app/command.js';
+import type { Command, MessageCommandData, ModalHandler } from '../src/app/command.js';
+import type { InteractionContext } from '../src/app/context.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';

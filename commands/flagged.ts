@@ -11,7 +11,8 @@ import {
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
-import type { ButtonHandler, Command, InteractionContext, ModalHandler } from '../src/app/command.js';
+import type { ButtonHandler, Command, ModalHandler } from '../src/app/command.js';
+import type { InteractionContext } from '../src/app/context.js';
 import { buildCustomId, ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
 import { UserInputError, VeilError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';

@@ -13,7 +13,8 @@ import {
 } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
 import { z } from 'zod';
-import type { Command, InteractionContext } from '../src/app/command.js';
+import type { Command } from '../src/app/command.js';
+import type { InteractionContext } from '../src/app/context.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';

@@ -10,7 +10,8 @@ import {
 	TimestampStyles,
 	type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { Command, InteractionContext } from '../src/app/command.js';
+import type { Command } from '../src/app/command.js';
+import type { InteractionContext } from '../src/app/context.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { missingModlogPermissions } from '../src/moderation/modlog.js';
 import { requirePermission } from '../src/discord/permissions.js';

@@ -1,6 +1,7 @@
 import { MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
-import type { Command, InteractionContext } from '../src/app/command.js';
+import type { Command } from '../src/app/command.js';
+import type { InteractionContext } from '../src/app/context.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { messages } from '../src/answers/messages.js';
 

@@ -3,7 +3,7 @@ import { Client, DiscordAPIError, Events, GatewayIntentBits } from 'discord.js';
 import { AccountRepository } from '../accounts/accountRepository.js';
 import { Admission } from '../admission/admission.js';
 import type { CircuitBreakerOptions } from '../admission/circuitBreaker.js';
-import type { BotContext } from './command.js';
+import type { BotContext } from './context.js';
 import type { Config } from '../config/config.js';
 import { ConversationRepository } from '../conversations/conversationRepository.js';
 import { PendingQuestionRepository } from '../conversations/pendingQuestions.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
-import type { BotContext, InteractionContext } from './command.js';
+import type { BotContext, InteractionContext } from './context.js';
 import { RefusedAlone, VeilError } from '../answers/veilError.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
 import type { Registry } from './registry.js';

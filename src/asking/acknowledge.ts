@@ -1,6 +1,6 @@
 import { MessageFlags } from 'discord.js';
 import type { AdmittedAsk } from '../admission/admission.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { deferOriginal } from '../discord/originalResponse.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';

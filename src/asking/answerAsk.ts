@@ -1,5 +1,5 @@
 import { PermissionFlagsBits } from 'discord.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import { buildContents, type Turn } from '../conversations/buildContents.js';
 import { readAttachments } from '../files/readAttachments.js';
 import { holdByRule, judgeResponse } from '../generation/safetyVerdict.js';

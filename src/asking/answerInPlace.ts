@@ -1,5 +1,5 @@
 import { MessageFlags, RateLimitError } from 'discord.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import type { OutgoingMessage } from '../replies/answerMessages.js';
 import type { AskInteraction, FollowUpRow } from './askComponents.js';
 import { editOriginal } from '../discord/originalResponse.js';

@@ -1,6 +1,6 @@
 import type { AdmittedAsk } from '../admission/admission.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 
 /**
  * The server's `asks_per_day`, read beside the member's link before the acknowledgement (its refusal is only for

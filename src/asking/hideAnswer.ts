@@ -1,4 +1,4 @@
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import type { FlagRecord, NewFlag } from '../moderation/flagRepository.js';
 import type { FileText } from '../files/readAttachments.js';
 import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';

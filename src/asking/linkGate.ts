@@ -1,6 +1,6 @@
 import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
 import type { LinkedAccount } from '../accounts/accountRepository.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';

@@ -1,5 +1,5 @@
 import { MessageFlags } from 'discord.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
 import type { Verdict } from '../generation/safetyVerdict.js';

@@ -1,5 +1,5 @@
 import type { Ticket } from '../admission/askLine.js';
-import type { InteractionContext } from '../app/command.js';
+import type { InteractionContext } from '../app/context.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';

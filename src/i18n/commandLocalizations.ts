@@ -1,9 +1,6 @@
 import type { APIApplicationCommandOption, LocalizationMap } from 'discord.js';
-import type { Command } from '../app/command.js';
 import { catalogues, type CommandEntry } from './catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
-
-type CommandData = Command['data'];
 
 /** Every locale Discord is sent a localization for: the source is the command's own name and description. */
 export const LOCALIZED_LOCALES = SUPPORTED_LOCALES.filter((locale): locale is Exclude<SupportedLocale, typeof SOURCE_LOCALE> => locale !== SOURCE_LOCALE);
@@ -22,8 +19,8 @@ interface Localizable {
  * `description_localizations` filled from the catalogues, found by the command path (`ask` → `options.prompt`).
  * A path a catalogue lacks is sent in English only: Discord accepts that, and the catalogue tests fail on it.
  */
-export function localizeCommands(commands: readonly CommandData[]): CommandData[] {
-	return commands.map((command) => localize(command as Localizable, (locale) => catalogues[locale].commands[command.name]) as CommandData);
+export function localizeCommands<Data extends { readonly name: string }>(commands: readonly Data[]): Data[] {
+	return commands.map((command) => localize(command as Localizable, (locale) => catalogues[locale].commands[command.name]) as Data);
 }
 
 function localize(node: Localizable, entryIn: (locale: SupportedLocale) => CommandEntry | undefined): Localizable {
