@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { LinkedCredentials } from './credentials.js';
-import { SealError } from './sealError.js';
+import { SealError } from '../crypto/sealError.js';
 import { maskEmail } from './maskEmail.js';
 import { openTokensWithKeyring, sealTokens } from './sealTokens.js';
-import type { Keyring } from './sealing.js';
+import type { Keyring } from '../crypto/sealing.js';
 import type { Logger } from '../logging/logger.js';
 import { KeyedLock } from '../storage/keyedLock.js';
 import type { Store } from '../storage/store.js';

@@ -1,6 +1,6 @@
 import type { LinkedCredentials } from './credentials.js';
-import { SealError } from './sealError.js';
-import { seal, unseal, unsealWithKeyring, type Keyring } from './sealing.js';
+import { SealError } from '../crypto/sealError.js';
+import { seal, unseal, unsealWithKeyring, type Keyring } from '../crypto/sealing.js';
 
 /**
  * Seals a member's tokens for storage (see `seal`), with the Discord user id as associated data, so a record copied

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KEY_FORMAT, parseEncryptionKey } from '../accounts/sealing.js';
+import { KEY_FORMAT, parseEncryptionKey } from '../crypto/sealing.js';
 import { DISCORD_CDN_BASES } from '../files/fetchAttachment.js';
 import { readShardSettings, type ShardSettings } from './shardIds.js';
 

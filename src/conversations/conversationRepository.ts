@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHARACTER_LIMIT, TURN_LIMIT, trimHistory, type Turn } from './buildContents.js';
-import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
-import { SealError } from '../accounts/sealError.js';
+import { seal, unsealWithKeyring, type Keyring } from '../crypto/sealing.js';
+import { SealError } from '../crypto/sealError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
 import { randomId } from '../storage/recordId.js';

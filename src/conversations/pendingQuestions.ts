@@ -1,7 +1,7 @@
 import { randomBytesPooled } from '../crypto/randomBytesPooled.js';
 import { z } from 'zod';
-import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
-import { SealError } from '../accounts/sealError.js';
+import { seal, unsealWithKeyring, type Keyring } from '../crypto/sealing.js';
+import { SealError } from '../crypto/sealError.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../storage/store.js';
 import type { AttachmentRef } from '../files/readAttachments.js';

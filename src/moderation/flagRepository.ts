@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Keyring } from '../accounts/sealing.js';
+import type { Keyring } from '../crypto/sealing.js';
 import type { AtomicStore } from '../storage/atomicStore.js';
 import type { Store } from '../storage/store.js';
 import { randomId } from '../storage/recordId.js';

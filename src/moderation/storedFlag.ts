@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { seal, unsealWithKeyring, type Keyring } from '../accounts/sealing.js';
+import { seal, unsealWithKeyring, type Keyring } from '../crypto/sealing.js';
 
 const ratingLineSchema = z.object({
 	source: z.enum(['prompt', 'reply']),

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateEncryptionKey, parseEncryptionKey } from '../../src/accounts/sealing.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../src/crypto/sealing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository, type FlagRecord } from '../../src/moderation/flagRepository.js';
 import type { AtomicStore } from '../../src/storage/atomicStore.js';

@@ -8,7 +8,7 @@
  * the last line is the result as JSON.
  */
 import { createInterface } from 'node:readline';
-import { parseEncryptionKey } from '../../src/accounts/sealing.js';
+import { parseEncryptionKey } from '../../src/crypto/sealing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository, type FlagDecision } from '../../src/moderation/flagRepository.js';
 import { openStorage } from '../../src/storage/openStorage.js';

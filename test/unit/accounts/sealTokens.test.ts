@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SealError } from '../../../src/accounts/sealError.js';
-import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { SealError } from '../../../src/crypto/sealError.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 import { openTokens, sealTokens } from '../../../src/accounts/sealTokens.js';
 
 const key = parseEncryptionKey(generateEncryptionKey());

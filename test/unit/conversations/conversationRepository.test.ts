@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationRepository } from '../../../src/conversations/conversationRepository.js';
 import { PendingQuestionRepository } from '../../../src/conversations/pendingQuestions.js';
 import type { Turn } from '../../../src/conversations/buildContents.js';
-import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import type { Store } from '../../../src/storage/store.js';
 import { openStore } from '../../../src/storage/openStorage.js';

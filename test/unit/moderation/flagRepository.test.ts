@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 import { askedPrivately, DECISION_CLAIM_MS, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { StoreError } from '../../../src/storage/storeError.js';
 import { moveLegacyFlags } from '../../../src/moderation/flagMigration.js';

@@ -14,7 +14,7 @@ import { flagEmbed, missingModlogPermissions, viewReplyButton } from '../../../s
 import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
 import { messages } from '../../../src/answers/messages.js';
 import { openFlag, sealFlag } from '../../../src/moderation/storedFlag.js';
-import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 
 const GUILD = '100000000000000001';
 const MODERATOR = '600000000000000001';

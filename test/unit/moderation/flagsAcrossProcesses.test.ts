@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FlagRepository, type NewFlag } from '../../../src/moderation/flagRepository.js';
-import { generateEncryptionKey, parseEncryptionKey } from '../../../src/accounts/sealing.js';
+import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import type { AtomicStore } from '../../../src/storage/atomicStore.js';
 import { openStorage } from '../../../src/storage/openStorage.js';

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { randomBytesPooled } from '../crypto/randomBytesPooled.js';
+import { randomBytesPooled } from './randomBytesPooled.js';
 import { SealError } from './sealError.js';
 
 const VERSION = 'v1';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SealError } from '../../../src/accounts/sealError.js';
-import { generateEncryptionKey, parseEncryptionKey, seal, unsealWithKeyring } from '../../../src/accounts/sealing.js';
+import { SealError } from '../../../src/crypto/sealError.js';
+import { generateEncryptionKey, parseEncryptionKey, seal, unsealWithKeyring } from '../../../src/crypto/sealing.js';
 
 const [keyA, keyB, keyC] = [0, 1, 2].map(() => parseEncryptionKey(generateEncryptionKey())) as [Buffer, Buffer, Buffer];
 
