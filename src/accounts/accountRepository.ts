@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { LinkedCredentials } from './credentials.js';
-import { SealError } from '../crypto/sealError.js';
 import { maskEmail } from './maskEmail.js';
+import { SealError } from '../crypto/sealError.js';
+import { UnreadableLinkError } from './unreadableLinkError.js';
 import { openTokensWithKeyring, sealTokens } from './sealTokens.js';
 import type { Keyring } from '../crypto/sealing.js';
 import type { Logger } from '../logging/logger.js';
@@ -54,7 +55,7 @@ export class AccountRepository {
 		this.#logger = logger;
 	}
 
-	/** The member's link, or undefined. Throws SealError when the stored record does not open. */
+	/** The member's link, or undefined. Throws UnreadableLinkError when the stored record does not open. */
 	async find(userId: string): Promise<LinkedAccount | undefined> {
 		const record = await this.#read(userId);
 		this.#seen(userId, record !== undefined);
@@ -62,7 +63,7 @@ export class AccountRepository {
 		const opened = `${userId}:${record.sealedTokens}`;
 		let credentials = this.#opened.get(opened);
 		if (!credentials) {
-			const open = openTokensWithKeyring(record.sealedTokens, userId, this.#keys);
+			const open = this.#open(record.sealedTokens, userId);
 			credentials = open.credentials;
 			if (open.stale) await this.#reseal(userId, record, credentials);
 			else this.#remember(opened, credentials);
@@ -107,6 +108,15 @@ export class AccountRepository {
 		if (this.#seenLinked.size > OPENED_MAX) this.#seenLinked.delete(this.#seenLinked.values().next().value as string);
 	}
 
+	#open(sealedTokens: string, userId: string): ReturnType<typeof openTokensWithKeyring> {
+		try {
+			return openTokensWithKeyring(sealedTokens, userId, this.#keys);
+		} catch (error) {
+			if (error instanceof SealError) throw new UnreadableLinkError(error.message, { cause: error });
+			throw error;
+		}
+	}
+
 	#remember(opened: string, credentials: LinkedCredentials): void {
 		this.#opened.set(opened, credentials);
 		if (this.#opened.size > OPENED_MAX) this.#opened.delete(this.#opened.keys().next().value as string);
@@ -116,7 +126,7 @@ export class AccountRepository {
 		const raw = await this.#store.get('accounts', userId);
 		if (raw === undefined) return undefined;
 		const parsed = accountRecordSchema.safeParse(raw);
-		if (!parsed.success) throw new SealError('stored link record is not in the expected shape');
+		if (!parsed.success) throw new UnreadableLinkError('stored link record is not in the expected shape');
 		return parsed.data;
 	}
 

@@ -1,11 +1,7 @@
-import { messages } from '../answers/messages.js';
-import { VeilError } from '../answers/veilError.js';
-
-/** A sealed record that does not open: wrong key, another user's record, or altered bytes. */
-export class SealError extends VeilError {
+/**
+ * A sealed record that does not open: wrong key, another record's, or altered bytes. Its message names what failed,
+ * never the key or the text; what the member is told depends on what was sealed, so the owner of the record says it.
+ */
+export class SealError extends Error {
 	override readonly name = 'SealError';
-
-	constructor(message: string, options?: { cause?: unknown }) {
-		super({ code: 'seal_invalid', message, userMessage: messages.link.unreadableLink, cause: options?.cause });
-	}
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountRepository } from '../../../src/accounts/accountRepository.js';
 import { SealError } from '../../../src/crypto/sealError.js';
+import { UnreadableLinkError } from '../../../src/accounts/unreadableLinkError.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 import { openTokens } from '../../../src/accounts/sealTokens.js';
 import { createLogger } from '../../../src/logging/logger.js';
@@ -44,8 +45,8 @@ describe('AccountRepository during a key rotation', () => {
 
 	it('does not open a link with keys that did not seal it', async () => {
 		await new AccountRepository(store, { current: keyA }, silent).save(USER, 'member@example.com', TOKENS);
-		await expect(new AccountRepository(store, { current: keyB }, silent).find(USER)).rejects.toBeInstanceOf(SealError);
-		await expect(new AccountRepository(store, { current: keyB, previous: keyC }, silent).find(USER)).rejects.toBeInstanceOf(SealError);
+		await expect(new AccountRepository(store, { current: keyB }, silent).find(USER)).rejects.toBeInstanceOf(UnreadableLinkError);
+		await expect(new AccountRepository(store, { current: keyB, previous: keyC }, silent).find(USER)).rejects.toBeInstanceOf(UnreadableLinkError);
 		// What failed to open was left as it was: the right key still opens it.
 		expect(await new AccountRepository(store, { current: keyA }, silent).find(USER)).toMatchObject({ credentials: TOKENS });
 	});

@@ -131,7 +131,7 @@ describe('sealTokens / openTokens', () => {
 		secrets.push(tokens.accessToken, tokens.sessionToken);
 		for (const attempt of attempts) {
 			const error = sealError(attempt);
-			const said = `${error.message} ${error.userMessage} ${String(error.cause ?? '')}`;
+			const said = `${error.message} ${String(error.cause ?? '')}`;
 			for (const secret of secrets) {
 				expect(said).not.toContain(secret);
 			}
