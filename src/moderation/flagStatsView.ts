@@ -2,7 +2,7 @@ import { EmbedBuilder } from 'discord.js';
 import { messages } from '../answers/messages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import type { FlagStatsSummary } from './flagStats.js';
-import { categoryLabel } from './ratingLabels.js';
+import { categoryLabel } from '../replies/ratingLabels.js';
 
 const says = messages.moderation.stats;
 

@@ -14,7 +14,7 @@ import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
-import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, flagPlace, upstreamLabel } from './ratingLabels.js';
+import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, flagPlace, upstreamLabel } from '../replies/ratingLabels.js';
 import { messages } from '../answers/messages.js';
 import { filePart } from '../files/filePart.js';
 

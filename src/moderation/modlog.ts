@@ -17,7 +17,7 @@ import { flagStatus, STATUS_COLOR } from './flagViews.js';
 import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
-import { describeRatings, describeStopReasons, flaggedRatings, flagPlace } from './ratingLabels.js';
+import { describeRatings, describeStopReasons, flaggedRatings, flagPlace } from '../replies/ratingLabels.js';
 import { messages } from '../answers/messages.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 

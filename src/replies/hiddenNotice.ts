@@ -1,7 +1,7 @@
 import { escapeMarkdown } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import type { HideReason, Verdict } from '../generation/safetyVerdict.js';
-import { describeRatings, flaggedRatings, upstreamLabel } from '../moderation/ratingLabels.js';
+import { describeRatings, flaggedRatings, upstreamLabel } from './ratingLabels.js';
 import type { OutgoingMessage } from './answerMessages.js';
 import { MESSAGE_LIMIT } from './splitReply.js';
 import { truncate } from './truncate.js';

@@ -6,7 +6,7 @@ import {
 	type GenerationResponse,
 	type SafetyRating,
 } from '../../../src/generation/generationResponse.js';
-import { categoryLabel, describeRatings, flaggedRatings } from '../../../src/moderation/ratingLabels.js';
+import { categoryLabel, describeRatings, flaggedRatings } from '../../../src/replies/ratingLabels.js';
 import { judgeResponse, type HideReason, type RatingLine, type Verdict } from '../../../src/generation/safetyVerdict.js';
 
 const safeRatings = (): SafetyRating[] => HARM_CATEGORIES.map((category) => ({ category, probability: 'NEGLIGIBLE' }));

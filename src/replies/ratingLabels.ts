@@ -1,7 +1,7 @@
 import { escapeMarkdown } from 'discord.js';
 import { SAFE_PROBABILITY, SHOWN_FINISH_REASONS, type RatingLine } from '../generation/safetyVerdict.js';
 import { messages } from '../answers/messages.js';
-import type { FlagRecord } from './storedFlag.js';
+import type { FlagRecord } from '../moderation/storedFlag.js';
 
 const CATEGORY_LABELS = messages.ratings.categories;
 
