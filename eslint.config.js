@@ -33,8 +33,6 @@ const LAYERS = [
  * line when its arrow is gone, and the rule holds that file too.
  */
 const ARROWS_BACK_UP = [
-	// The rating labels serve the member's notice but live in moderation/.
-	'src/replies/hiddenNotice.ts',
 	// A file's text is counted with conversations/buildContents' characterCount, which builds file parts from files/.
 	'src/files/readAttachments.ts',
 	// AutoMod answers an ask in place, so it takes the ask's interaction type from asking/, which calls it.

@@ -3,7 +3,7 @@ import { messages } from '../answers/messages.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import type { Logger } from '../logging/logger.js';
-import { inlineKeyword } from '../replies/ratingLabels.js';
+import { inlineKeyword } from '../moderation/flagLabels.js';
 import type { RuleHold } from '../generation/safetyVerdict.js';
 import type { AskInteraction } from '../asking/askComponents.js';
 import type { MatchContext, RuleMatch, RuleMatcher } from './ruleMatcher.js';

@@ -14,7 +14,8 @@ import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
-import { categoryLabel, describeRatings, describeStopReasons, flaggedRatings, flagPlace, upstreamLabel } from '../replies/ratingLabels.js';
+import { categoryLabel, describeRatings, flaggedRatings, upstreamLabel } from '../replies/ratingLabels.js';
+import { describeStopReasons, flagPlace } from './flagLabels.js';
 import { messages } from '../answers/messages.js';
 import { filePart } from '../files/filePart.js';
 

@@ -17,7 +17,8 @@ import { flagStatus, STATUS_COLOR } from './flagViews.js';
 import type { Logger } from '../logging/logger.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
-import { describeRatings, describeStopReasons, flaggedRatings, flagPlace } from '../replies/ratingLabels.js';
+import { describeRatings, flaggedRatings } from '../replies/ratingLabels.js';
+import { describeStopReasons, flagPlace } from './flagLabels.js';
 import { messages } from '../answers/messages.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 

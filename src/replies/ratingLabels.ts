@@ -1,7 +1,6 @@
 import { escapeMarkdown } from 'discord.js';
-import { SAFE_PROBABILITY, SHOWN_FINISH_REASONS, type RatingLine } from '../generation/safetyVerdict.js';
+import { SAFE_PROBABILITY, type RatingLine } from '../generation/safetyVerdict.js';
 import { messages } from '../answers/messages.js';
-import type { FlagRecord } from '../moderation/storedFlag.js';
 
 const CATEGORY_LABELS = messages.ratings.categories;
 
@@ -31,34 +30,4 @@ export function describeRatings(ratings: readonly RatingLine[]): string[] {
 /** The lines that stopped the reply: any probability other than exactly `NEGLIGIBLE`, or blocked. */
 export function flaggedRatings(ratings: readonly RatingLine[]): RatingLine[] {
 	return ratings.filter((line) => line.probability !== SAFE_PROBABILITY || line.blocked);
-}
-
-/**
- * The reasons beside the ratings, as moderators read them: the server's AutoMod rule that held it, a block reason, a
- * finish other than STOP or MAX_TOKENS.
- */
-export function describeStopReasons(flag: {
-	blockReason?: string | undefined;
-	finishReason?: string | undefined;
-	automod?: { ruleName: string; keyword: string } | undefined;
-}): string[] {
-	const { blockReason, finishReason, automod } = flag;
-	return [
-		...(automod === undefined ? [] : [messages.automodModeration.flagReason(escapeMarkdown(automod.ruleName), inlineKeyword(automod.keyword))]),
-		...(blockReason === undefined ? [] : [messages.ratings.promptBlocked(upstreamLabel(blockReason))]),
-		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
-			? []
-			: [messages.ratings.finishReason(finishReason === undefined ? undefined : upstreamLabel(finishReason))]),
-	];
-}
-
-/** Where a flag was asked, for moderators: its channel, or for one from outside Veil's servers, the kind of place. */
-export function flagPlace(flag: Pick<FlagRecord, 'channelId' | 'outside'>): string {
-	return flag.outside ? messages.moderation.outsidePlace[flag.outside] : `<#${flag.channelId}>`;
-}
-
-/** A keyword or pattern as inline code, whatever backticks it holds. */
-export function inlineKeyword(keyword: string): string {
-	const plain = keyword.replaceAll('`', 'ˋ');
-	return `\`${plain}\``;
 }
