@@ -25,7 +25,7 @@ const LAYERS = [
 	['src/files', 'src/accounts', 'src/settings'],
 	['src/storage'],
 	['src/operations'],
-	['src/http', 'src/answers', 'src/logging', 'src/crypto', 'src/time'],
+	['src/http', 'src/answers', 'src/logging', 'src/crypto', 'src/text', 'src/time'],
 ];
 
 /**
@@ -33,8 +33,6 @@ const LAYERS = [
  * line when its arrow is gone, and the rule holds that file too.
  */
 const ARROWS_BACK_UP = [
-	// A file's text is counted with conversations/buildContents' characterCount, which builds file parts from files/.
-	'src/files/readAttachments.ts',
 	// AutoMod answers an ask in place, so it takes the ask's interaction type from asking/, which calls it.
 	'src/automod/applyRules.ts',
 ];

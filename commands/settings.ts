@@ -19,7 +19,7 @@ import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { messages } from '../src/answers/messages.js';
 import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
-import { characterCount } from '../src/conversations/buildContents.js';
+import { characterCount } from '../src/text/characterCount.js';
 import { truncate } from '../src/replies/truncate.js';
 import { mayReadRules } from '../src/automod/ruleCache.js';
 

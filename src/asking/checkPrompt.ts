@@ -1,6 +1,6 @@
 import { UserInputError } from '../answers/veilError.js';
 import { messages } from '../answers/messages.js';
-import { characterCount } from '../conversations/buildContents.js';
+import { characterCount } from '../text/characterCount.js';
 
 /** The longest prompt a member may type: /ask's option, and the Follow up and Ask Veil forms. */
 export const PROMPT_MAX_LENGTH = 4000;

@@ -1,10 +1,9 @@
 /**
- * The `contents` of a generation request (docs/upstream.md §1). A lone prompt goes as one content item without a
- * role; a follow-up sends the conversation's earlier turns with their roles, then the new prompt as the last `user`
- * turn.
+ * A conversation's turns and what of them goes in one generation request: the latest that fit its limits, the
+ * standing instructions first, the new prompt last (generation/generationBody writes them as the wire format).
  */
 
-import { filePart } from '../files/filePart.js';
+import { characterCount } from '../text/characterCount.js';
 
 /**
  * A file of a turn: its text, or none when it was too large to keep in the conversation (it is then named, and the
@@ -28,20 +27,10 @@ export interface Turn {
 	readonly files?: readonly TurnFile[];
 }
 
-/** What goes upstream: a lone prompt; a lone prompt with files (one content item, no role); or turns with roles. */
-export type GenerationInput = string | Turn | readonly Turn[];
-
 /** At most this many turns go in one body, the new prompt included. */
 export const TURN_LIMIT = 20;
 /** At most this many characters of text go in one body, the new prompt included. */
 export const CHARACTER_LIMIT = 16_000;
-
-/** Characters as a member counts them (an emoji is one), not UTF-16 units. */
-export function characterCount(text: string): number {
-	let count = 0;
-	for (const _ of text) count += 1;
-	return count;
-}
 
 /** A turn's characters, its files' text included: what it costs of the conversation's budget. */
 export function turnCharacters(turn: Turn): number {
@@ -138,31 +127,4 @@ export function buildContents(history: readonly Turn[], prompt: string | Turn, i
 	for (const turn of first) characters -= characterCount(turn.text);
 	const kept = trimHistory(history, { turns: TURN_LIMIT - 1 - first.length, characters });
 	return [...first, ...kept, asked];
-}
-
-/** A turn's parts: its text, then each file (fenced, or named only when it was not kept). */
-function partsOf(turn: Turn): Array<{ text: string }> {
-	if (!turn.files?.length) return [{ text: turn.text }];
-	return [{ text: turn.text }, ...turn.files.map((file) => ({ text: file.text === undefined ? notKept(file.name) : filePart(file.name, file.text) }))];
-}
-
-/** The part of a file a conversation could not keep: named, so the model knows one was there. */
-function notKept(name: string): string {
-	return `File: ${name.replace(/[\r\n]/g, ' ')} (too large to keep in this conversation; its text is no longer available)`;
-}
-
-/**
- * The JSON body of a generation request: a lone prompt as `{"contents":[{"parts":[{"text":…}]}]}`, byte for byte
- * what a single /ask has always sent; a lone prompt with files as one content item of several parts, without a role;
- * turns (from {@link buildContents}) with their roles.
- */
-export function generationBody(input: GenerationInput): string {
-	if (typeof input === 'string') return JSON.stringify({ contents: [{ parts: [{ text: input }] }] });
-	// Only the role and the parts: who asked a prompt never goes upstream.
-	if (!isTurns(input)) return JSON.stringify({ contents: [{ parts: partsOf(input) }] });
-	return JSON.stringify({ contents: input.map((turn) => ({ role: turn.role, parts: partsOf(turn) })) });
-}
-
-function isTurns(input: Turn | readonly Turn[]): input is readonly Turn[] {
-	return Array.isArray(input);
 }

@@ -1,5 +1,6 @@
 import type { FileText } from '../files/readAttachments.js';
-import { CHARACTER_LIMIT, characterCount, type TurnFile } from './buildContents.js';
+import { CHARACTER_LIMIT, type TurnFile } from './buildContents.js';
+import { characterCount } from '../text/characterCount.js';
 
 /**
  * The files of a prompt as its conversation keeps them: each whole while it fits the conversation's budget beside

@@ -1,6 +1,6 @@
 import { messages } from '../answers/messages.js';
 import { VeilError, type VeilErrorCode } from '../answers/veilError.js';
-import { characterCount } from '../conversations/buildContents.js';
+import { characterCount } from '../text/characterCount.js';
 import { attachmentKind, type AttachmentKind } from './attachmentKind.js';
 import { decodeUtf8 } from './decodeUtf8.js';
 import { fetchAttachment, type FetchFailure } from './fetchAttachment.js';

@@ -9,7 +9,7 @@ import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { redactUrl } from '../logging/redactUrl.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
 import { messages } from '../answers/messages.js';
-import { generationBody, type GenerationInput } from '../conversations/buildContents.js';
+import { generationBody, type GenerationInput } from './generationBody.js';
 
 /** A generation answer is a few kilobytes; anything past this is not one, and is not read further. */
 export const MAX_BODY_BYTES = 1024 * 1024;

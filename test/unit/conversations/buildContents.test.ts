@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
 	buildContents,
 	CHARACTER_LIMIT,
-	characterCount,
-	generationBody,
 	seenBy,
 	trimHistory,
 	UNSEEN_PROMPT,
 	TURN_LIMIT,
 	type Turn,
 } from '../../../src/conversations/buildContents.js';
+import { generationBody } from '../../../src/generation/generationBody.js';
+import { characterCount } from '../../../src/text/characterCount.js';
 
 /** A conversation as Veil keeps one: prompt, answer, prompt, answer… */
 function exchanges(count: number, size = 10): Turn[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildContents, CHARACTER_LIMIT, generationBody, type Turn } from '../../../src/conversations/buildContents.js';
+import { buildContents, CHARACTER_LIMIT, type Turn } from '../../../src/conversations/buildContents.js';
+import { generationBody } from '../../../src/generation/generationBody.js';
 import { filesNotKept, filesToKeep } from '../../../src/conversations/keepFiles.js';
 
 describe('generationBody with files', () => {
