@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import { importCycles } from './eslint/importCycles.js';
 
 /**
- * The folders of src/ from the top down (README's architecture map): a folder imports from its own layer and the
+ * The folders of src/ from the top down (docs/architecture.md's map): a folder imports from its own layer and the
  * layers below it, never above. The entry scripts at the top of src/ (main, deployCommands, keygen, restProxy) are
  * the composition root and may import anything, commands/ included; nothing else in src/ imports commands/.
  */
@@ -18,7 +18,7 @@ const LAYERS = [
 	['src/replies'],
 	['src/admission'],
 	['src/generation'],
-	// The sentences in each language serve every answer; their command localizations read discord/'s command shape.
+	// The sentences in each language serve every answer, discord/'s included.
 	['src/discord', 'src/i18n'],
 	['src/config'],
 	['src/conversations'],
@@ -28,22 +28,13 @@ const LAYERS = [
 	['src/http', 'src/answers', 'src/logging', 'src/crypto', 'src/text', 'src/time'],
 ];
 
-/**
- * Arrows that run back up today, each to be removed by the work that moves its file (issue 20, point 6); delete a
- * line when its arrow is gone, and the rule holds that file too.
- */
-const ARROWS_BACK_UP = [
-	// AutoMod answers an ask in place, so it takes the ask's interaction type from asking/, which calls it.
-	'src/automod/applyRules.ts',
-];
-
 const layeringZones = LAYERS.flatMap((layer, depth) =>
 	layer.map((target) => ({
 		target: `./${target}`,
 		from: LAYERS.slice(0, depth)
 			.flat()
 			.map((folder) => `./${folder}`),
-		message: `${target} sits below this folder in README's architecture map: an import from above runs back up.`,
+		message: `${target} sits below this folder in docs/architecture.md's map: an import from above runs back up.`,
 	})),
 ).filter((zone) => zone.from.length > 0);
 
@@ -81,5 +72,4 @@ export default tseslint.config(
 			'import-x/no-restricted-paths': ['error', { zones: layeringZones }],
 		},
 	},
-	{ files: ARROWS_BACK_UP, rules: { 'import-x/no-restricted-paths': 'off' } },
 );

@@ -1,15 +1,17 @@
-import { escapeMarkdown, type Client } from 'discord.js';
+import { escapeMarkdown, type BaseInteraction, type Client } from 'discord.js';
 import { messages } from '../answers/messages.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import type { Logger } from '../logging/logger.js';
 import { inlineKeyword } from '../moderation/flagLabels.js';
 import type { RuleHold } from '../generation/safetyVerdict.js';
-import type { AskInteraction } from '../asking/askComponents.js';
 import type { MatchContext, RuleMatch, RuleMatcher } from './ruleMatcher.js';
 
+/** What the rules read of an ask's interaction: who asked, with their roles, and where. */
+type AskedBy = Pick<BaseInteraction, 'member' | 'channelId' | 'user'>;
+
 /** The asker's roles and the channel (with its parent, for a thread), against which the rules' exemptions are read. */
-export function matchContextOf(interaction: AskInteraction, parentId: string | undefined): MatchContext {
+export function matchContextOf(interaction: AskedBy, parentId: string | undefined): MatchContext {
 	const member = interaction.member as { roles?: unknown } | null;
 	const roles = member?.roles;
 	const roleIds = Array.isArray(roles)
@@ -29,7 +31,7 @@ export function matchContextOf(interaction: AskInteraction, parentId: string | u
 export function screenPrompt(
 	matcher: RuleMatcher,
 	text: string,
-	interaction: AskInteraction,
+	interaction: AskedBy,
 	context: MatchContext,
 	deps: { client: Client; log: Logger },
 ): RuleMatch | undefined {
