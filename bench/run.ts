@@ -63,7 +63,7 @@ const runs = Math.max(1, Number(/^--runs=(\d+)$/.exec(process.argv.find((arg) =>
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
 if (process.argv.includes('--automod')) {
-	console.log(formatAutomodCost(measureAutomodCost()));
+	console.log(formatAutomodCost(await measureAutomodCost()));
 	process.exit(0);
 }
 if (proxyOnly) {
@@ -82,6 +82,8 @@ if (proxyOnly) {
 	console.log(formatProxyTable(bare, proxy, PROXY_PROCESSES));
 	process.exit(0);
 }
+// First, on a machine no bot of the bench has loaded yet.
+const automod = await measureAutomodCost();
 log(`bench${quick ? ' --quick' : ''}, ${runs} run${runs > 1 ? 's' : ''}: each phase bare bot first, then Veil`);
 
 const benches = [await BotBench.create(bareBot, plan), await BotBench.create(veil, plan)];
@@ -117,8 +119,7 @@ console.log(
 		`${plan.members} linked members, upstream ${plan.upstreamMs} ms, ${minutes.toFixed(1)} min\n`,
 );
 console.log(formatTable(buildRows(bare, veilFigures, plan)));
-// Measured in this process, once both bots have stopped.
-console.log(`\n${formatAutomodCost(measureAutomodCost())}`);
+console.log(`\n${formatAutomodCost(automod)}`);
 const bareAtProxyRate = pooled(bare, plan.rates.findIndex(({ rate }) => rate === PROXY_RATE));
 console.log(`\nThrough the proxy: Veil ×${PROXY_PROCESSES} (shards 0 and 1 of 2, one Redis) behind one npm run rest-proxy, against the bare bot's phase at ${PROXY_RATE}/s above:\n`);
 console.log(formatProxyTable(bareAtProxyRate, proxy, PROXY_PROCESSES));

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import { appliesToVeil, BLOCK_MESSAGE_ACTION, SEND_ALERT_MESSAGE_ACTION, type AutomodRule } from './automodRule.js';
-import { parseKeyword } from './keywordPattern.js';
+import { parseKeyword, type KeywordPattern } from './keywordPattern.js';
 import { KeywordScanner } from './keywordScanner.js';
 
 /** What one rule found in a text, and what the rule asks to be done about it. */
@@ -55,16 +55,21 @@ const covers = (outer: Span, inner: Span) => outer.start <= inner.start && outer
  */
 export class RuleMatcher {
 	readonly #rules: readonly AutomodRule[];
-	readonly #scanner = new KeywordScanner<Tag>();
+	readonly #scanner: KeywordScanner<Tag>;
 	readonly #regexes: Array<Array<{ readonly source: string; readonly regex: RE2JS }>>;
 	readonly unreadablePatterns: Array<{ readonly ruleId: string; readonly pattern: string }> = [];
 
 	constructor(rules: readonly AutomodRule[]) {
 		this.#rules = rules.filter(appliesToVeil);
+		const keywords: Array<{ pattern: KeywordPattern; tag: Tag }> = [];
+		const add = (keyword: string, tag: Tag) => {
+			const pattern = parseKeyword(keyword);
+			if (pattern !== undefined) keywords.push({ pattern, tag });
+		};
 		this.#regexes = this.#rules.map((rule, index) => {
 			const metadata = rule.trigger_metadata;
-			for (const keyword of metadata.keyword_filter ?? []) this.#add(keyword, { rule: index, allow: false });
-			for (const keyword of metadata.allow_list ?? []) this.#add(keyword, { rule: index, allow: true });
+			for (const keyword of metadata.keyword_filter ?? []) add(keyword, { rule: index, allow: false });
+			for (const keyword of metadata.allow_list ?? []) add(keyword, { rule: index, allow: true });
 			return (metadata.regex_patterns ?? []).flatMap((source) => {
 				try {
 					return [{ source, regex: RE2JS.compile(source) }];
@@ -74,11 +79,7 @@ export class RuleMatcher {
 				}
 			});
 		});
-	}
-
-	#add(keyword: string, tag: Tag): void {
-		const pattern = parseKeyword(keyword);
-		if (pattern !== undefined) this.#scanner.add(pattern, tag);
+		this.#scanner = new KeywordScanner(keywords);
 	}
 
 	/** How many rules apply: none means there is nothing to read. */

@@ -122,6 +122,14 @@ describe('RuleMatcher: allow list, regexes, exemptions, actions', () => {
 	});
 });
 
+describe('RuleMatcher: the keyword a flag names', () => {
+	it('is the one found first in the text; at one place, a word-start keyword before a part-of-word one, then the shorter', () => {
+		expect(triggers(new RuleMatcher([rule({ keywords: ['*dog*', 'cat'] })]), 'my cat and dog')).toEqual(['cat']);
+		expect(triggers(new RuleMatcher([rule({ keywords: ['*ca*', 'cat'] })]), 'cat')).toEqual(['cat']);
+		expect(triggers(new RuleMatcher([rule({ keywords: ['cat', 'ca*'] })]), 'cat')).toEqual(['ca*']);
+	});
+});
+
 describe('RuleMatcher: properties against a regex oracle', () => {
 	const word = fc.stringMatching(/^[a-zé]{1,6}$/);
 	const separator = fc.constantFrom(' ', '.', ', ', '\n', '!', '-', '');
