@@ -18,14 +18,14 @@ const LAYERS = [
 	['src/replies'],
 	['src/admission'],
 	['src/generation'],
-	// The sentences in each language serve every answer, discord/'s included.
-	['src/discord', 'src/i18n'],
+	['src/discord'],
 	['src/config'],
 	['src/conversations'],
 	['src/files', 'src/accounts', 'src/settings'],
 	['src/storage'],
 	['src/operations'],
-	['src/http', 'src/answers', 'src/logging', 'src/crypto', 'src/text', 'src/time'],
+	// The sentences in each language serve every answer, from every folder: an error chooses its sentence where it is thrown.
+	['src/http', 'src/answers', 'src/i18n', 'src/logging', 'src/crypto', 'src/text', 'src/time'],
 ];
 
 const layeringZones = LAYERS.flatMap((layer, depth) =>

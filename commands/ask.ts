@@ -19,7 +19,8 @@ import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
 import { FLAGGED_PREFIXES } from './flagged.js';
 import { linkButton } from './link.js';
-import { messages } from '../src/answers/messages.js';
+import { resolveLocale, SOURCE_LOCALE, type SupportedLocale } from '../src/i18n/locales.js';
+import { sentence, t } from '../src/i18n/translate.js';
 import { questionModal } from '../src/asking/questionModal.js';
 import { seenBy } from '../src/conversations/buildContents.js';
 import { attachmentRef } from '../src/files/attachmentRef.js';
@@ -49,7 +50,7 @@ const ASK_PREFIXES = ownedPrefixes(data.name, ['followup', 'followup-form']);
  */
 const FOLLOW_UP_BUTTON = new ButtonBuilder()
 	.setCustomId(buildCustomId(ASK_PREFIXES.followup, 'conversation'))
-	.setLabel(messages.conversation.followUpButton)
+	.setLabel(t(SOURCE_LOCALE, 'members.conversation.followUpButton'))
 	.setStyle(ButtonStyle.Secondary)
 	.toJSON() as APIButtonComponentWithCustomId;
 
@@ -66,7 +67,7 @@ export const ASK_COMPONENTS: AskComponents = {
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
-	checkPrompt(prompt, messages.ask.emptyPrompt);
+	checkPrompt(prompt, sentence('members.ask.emptyPrompt'));
 	const file = interaction.options.getAttachment('file');
 	// A file Veil does not read, or too large, is refused here: ephemerally, before anything is acknowledged.
 	const attachments = file ? [attachmentRef(file)] : undefined;
@@ -76,13 +77,13 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx, { early: { ephemeral } });
 }
 
-function followUpModal(conversation: Conversation, presserId: string): ModalBuilder {
+function followUpModal(conversation: Conversation, presserId: string, locale: SupportedLocale): ModalBuilder {
 	return questionModal(buildCustomId(ASK_PREFIXES['followup-form'], conversation.id), {
-		title: messages.conversation.formTitle,
-		label: messages.conversation.promptLabel,
-		hint: messages.conversation.promptHint,
+		title: t(locale, 'members.conversation.formTitle'),
+		label: t(locale, 'members.conversation.promptLabel'),
+		hint: t(locale, 'members.conversation.promptHint'),
 		inputId: 'prompt',
-	}).addLabelComponents(followUpFilesLabel(filesNotKept(seenBy(conversation.turns, presserId))));
+	}).addLabelComponents(followUpFilesLabel(filesNotKept(seenBy(conversation.turns, presserId)), locale));
 }
 
 /**
@@ -93,7 +94,7 @@ async function readConversationAndLink(scope: string, conversationId: string, us
 	const [conversation, gate] = await Promise.all([ctx.conversations.find(scope, conversationId), readLinkGate(userId, ctx)]);
 	// A private conversation's answers went to its owner alone: no one else can have seen them to follow them up.
 	const privateToAnother = conversation?.ephemeral === true && conversation.ownerId !== undefined && conversation.ownerId !== userId;
-	if (!conversation || privateToAnother) throw new UserInputError({ userMessage: messages.conversation.expired, code: 'conversation_expired' });
+	if (!conversation || privateToAnother) throw new UserInputError({ answer: sentence('members.conversation.expired'), code: 'conversation_expired' });
 	return { conversation, gate };
 }
 
@@ -106,7 +107,7 @@ const followUpPress: ButtonHandler = {
 			await interaction.reply(linkFirstAnswer(interaction.locale, ASK_COMPONENTS.linkButton));
 			return;
 		}
-		await interaction.showModal(followUpModal(conversation, interaction.user.id));
+		await interaction.showModal(followUpModal(conversation, interaction.user.id, resolveLocale(interaction.locale)));
 	},
 };
 
@@ -118,7 +119,7 @@ const followUpSubmit: ModalHandler = {
 	prefix: ASK_PREFIXES['followup-form'],
 	async handle(interaction, [conversationId = ''], ctx) {
 		const prompt = interaction.fields.getTextInputValue('prompt');
-		checkPrompt(prompt, messages.conversation.emptyPrompt);
+		checkPrompt(prompt, sentence('members.conversation.emptyPrompt'));
 		const attachments = followUpUploads(interaction);
 		if (attachments) checkAttachments(attachments);
 		const scope = scopeOf(askPlaceOf(interaction));

@@ -15,7 +15,8 @@ import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/link
 import { readableText } from '../src/asking/messageText.js';
 import { askAboutMessage, keptAboutMessage } from '../src/conversations/quoteMessage.js';
 import { ASK_COMPONENTS } from './ask.js';
-import { messages } from '../src/answers/messages.js';
+import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import { sentence, t } from '../src/i18n/translate.js';
 import { questionModal } from '../src/asking/questionModal.js';
 import { messageAttachments } from '../src/files/messageAttachments.js';
 import { checkAttachments } from '../src/files/readAttachments.js';
@@ -33,11 +34,11 @@ const data: MessageCommandData = {
 /** The question form: `Ask Veil:question:<key of the message's text>`. */
 const ASK_VEIL_PREFIXES = ownedPrefixes(data.name, ['question']);
 
-function askVeilModal(pendingKey: string): ModalBuilder {
+function askVeilModal(pendingKey: string, locale: SupportedLocale): ModalBuilder {
 	return questionModal(buildCustomId(ASK_VEIL_PREFIXES.question, pendingKey), {
-		title: messages.askVeil.formTitle,
-		label: messages.askVeil.questionLabel,
-		hint: messages.askVeil.questionHint,
+		title: t(locale, 'members.askVeil.formTitle'),
+		label: t(locale, 'members.askVeil.questionLabel'),
+		hint: t(locale, 'members.askVeil.questionHint'),
 		inputId: 'question',
 	});
 }
@@ -49,7 +50,7 @@ function askVeilModal(pendingKey: string): ModalBuilder {
 async function execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const text = readableText(interaction.targetMessage);
 	const files = messageAttachments(interaction.targetMessage);
-	if (text.trim() === '' && !files) throw new UserInputError({ userMessage: messages.askVeil.noText, code: 'message_without_text' });
+	if (text.trim() === '' && !files) throw new UserInputError({ answer: sentence('members.askVeil.noText'), code: 'message_without_text' });
 	// A file Veil does not read refuses the ask now, before the form opens.
 	if (files) checkAttachments(files);
 	// Past their pace the member is told so now, before anything of the message is stored.
@@ -62,7 +63,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	const { author } = interaction.targetMessage;
 	const authorName = interaction.targetMessage.member?.displayName ?? author.globalName ?? author.username;
 	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, { text, author: { id: author.id, name: authorName }, ...(files ? { files } : {}) });
-	await interaction.showModal(askVeilModal(pendingKey));
+	await interaction.showModal(askVeilModal(pendingKey, resolveLocale(interaction.locale)));
 }
 
 /** The question form's submit: the message quoted, then the question, asked and answered as /ask answers. */
@@ -70,10 +71,10 @@ const submitQuestion: ModalHandler = {
 	prefix: ASK_VEIL_PREFIXES.question,
 	async handle(interaction, [pendingKey = ''], ctx) {
 		const question = interaction.fields.getTextInputValue('question');
-		checkPrompt(question, messages.askVeil.emptyQuestion);
+		checkPrompt(question, sentence('members.askVeil.emptyQuestion'));
 		const prepare = async () => {
 			const [message, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
-			if (message === undefined) throw new UserInputError({ userMessage: messages.askVeil.formExpired, code: 'form_expired' });
+			if (message === undefined) throw new UserInputError({ answer: sentence('members.askVeil.formExpired'), code: 'form_expired' });
 			const request = {
 				// A message of files alone is asked about by its files: nothing is quoted.
 				prompt: message.text.trim() === '' ? question : askAboutMessage(message.text, question),

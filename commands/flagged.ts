@@ -25,7 +25,8 @@ import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.j
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
 import { updateModlogPost } from '../src/moderation/modlog.js';
-import { messages } from '../src/answers/messages.js';
+import { resolveLocale, SOURCE_LOCALE } from '../src/i18n/locales.js';
+import { render, sentence, t } from '../src/i18n/translate.js';
 
 const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
 
@@ -104,7 +105,7 @@ const turnPage: ButtonHandler = {
 	async handle(interaction, [page = '', moderatorId = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		if (interaction.user.id !== moderatorId) {
-			throw new UserInputError({ userMessage: messages.moderation.notPageOwner, code: 'not_owner' });
+			throw new UserInputError({ answer: sentence('moderators.notPageOwner'), code: 'not_owner' });
 		}
 		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
@@ -134,15 +135,14 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 		prefix,
 		async handle(interaction, [id = ''], _ctx) {
 			requirePermission(interaction, ...MODERATOR);
-			const says = messages.moderation.decisionForm;
 			await interaction.showModal(
 				new ModalBuilder()
 					.setCustomId(buildCustomId(FLAGGED_PREFIXES.decide, kind, normaliseId(id)))
-					.setTitle(says.title[kind])
+					.setTitle(t(SOURCE_LOCALE, `moderators.decisionForm.title.${kind}`))
 					.addLabelComponents(
 						new LabelBuilder()
-							.setLabel(says.label)
-							.setDescription(says.hint)
+							.setLabel(t(SOURCE_LOCALE, 'moderators.decisionForm.label'))
+							.setDescription(t(SOURCE_LOCALE, 'moderators.decisionForm.hint'))
 							.setTextInputComponent(
 								new TextInputBuilder().setCustomId(REASON_INPUT).setStyle(TextInputStyle.Paragraph).setMaxLength(REASON_MAX_LENGTH).setRequired(false),
 							),
@@ -161,7 +161,7 @@ const decisionForm: ModalHandler = {
 	async handle(interaction, [kindText = '', id = ''], ctx) {
 		const guildId = requirePermission(interaction, ...MODERATOR);
 		const kind = DECISIONS.find((decision) => decision === kindText);
-		if (!kind) throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
+		if (!kind) throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
 		const reason = interaction.fields.getTextInputValue(REASON_INPUT).trim().slice(0, REASON_MAX_LENGTH) || undefined;
 		if (!interaction.isFromMessage()) {
 			await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -174,7 +174,7 @@ const decisionForm: ModalHandler = {
 			if (!(error instanceof VeilError)) throw error;
 			// As after a button: the view the form came from keeps its buttons, and the refusal is a message of its own.
 			ctx.log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
-			await interaction.followUp({ content: error.userMessage, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+			await interaction.followUp({ content: render(resolveLocale(interaction.locale), error.answer), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 		}
 	},
 };
@@ -198,7 +198,7 @@ async function decide(
 				}
 			: undefined;
 	const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id, reason }, act);
-	if (outcome.kind === 'not-found') throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
+	if (outcome.kind === 'not-found') throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
 	if (outcome.kind === 'already-decided') {
 		await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
 		return;
@@ -230,17 +230,19 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): stri
 	switch (flag.decision?.kind) {
 		case 'released': {
 			const where = flag.outside
-				? messages.moderation.releasedWhere.outside(flag.userId)
+				? sentence('moderators.releasedWhere.outside', { userId: flag.userId })
 				: askedPrivately(flag)
-				? messages.moderation.releasedWhere.directMessage(flag.userId)
-				: messages.moderation.releasedWhere.channel(flag.channelId, flag.noticeMessageId !== undefined);
-			return messages.moderation.released(where, release);
+					? sentence('moderators.releasedWhere.directMessage', { userId: flag.userId })
+					: sentence(flag.noticeMessageId === undefined ? 'moderators.releasedWhere.channel' : 'moderators.releasedWhere.channelReplying', { channelId: flag.channelId });
+			return release && release.posted < release.parts
+				? t(SOURCE_LOCALE, 'moderators.releasedPartly', { where, posted: release.posted, count: release.parts })
+				: t(SOURCE_LOCALE, 'moderators.released', { where });
 		}
 		case 'dismissed':
-			return messages.moderation.dismissed;
+			return t(SOURCE_LOCALE, 'moderators.dismissed');
 		case 'reviewed':
 		case undefined:
-			return messages.moderation.reviewed;
+			return t(SOURCE_LOCALE, 'moderators.reviewed');
 	}
 }
 
@@ -257,7 +259,7 @@ async function findFlag(guildId: string, reference: string, lookup: PermissionLo
 	const flag = await ctx.flags.findByReference(guildId, reference);
 	const moderatedFrom = flag?.outside ? await outsideModerationChannel(guildId, ctx) : flag?.channelId;
 	if (!flag || moderatedFrom === undefined || !(await canModerateIn(lookup, moderatedFrom))) {
-		throw new UserInputError({ userMessage: messages.moderation.noSuchFlag, code: 'flag_not_found' });
+		throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
 	}
 	return flag;
 }

@@ -18,7 +18,8 @@ import type { InteractionContext } from '../src/app/context.js';
 import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
-import { messages } from '../src/answers/messages.js';
+import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import { sentence, t } from '../src/i18n/translate.js';
 import { linkOutcomeOf, recordLink } from '../src/operations/metrics.js';
 
 const EMAIL_MAX_LENGTH = 254;
@@ -33,21 +34,24 @@ const data = new SlashCommandBuilder()
 
 const LINK_PREFIXES = ownedPrefixes(data.name, ['open', 'submit']);
 
-/** The private form. Discord has no masked input, so the labels say who sees it and that the password is not kept. */
-function linkModal(): ModalBuilder {
+/**
+ * The private form, in the member's language. Discord has no masked input, so the labels say who sees it and that
+ * the password is not kept.
+ */
+function linkModal(locale: SupportedLocale): ModalBuilder {
 	return new ModalBuilder()
 		.setCustomId(buildCustomId(LINK_PREFIXES.submit))
-		.setTitle(messages.link.formTitle)
+		.setTitle(t(locale, 'members.link.formTitle'))
 		.addLabelComponents(
 			new LabelBuilder()
-				.setLabel(messages.link.emailLabel)
-				.setDescription(messages.link.emailHint)
+				.setLabel(t(locale, 'members.link.emailLabel'))
+				.setDescription(t(locale, 'members.link.emailHint'))
 				.setTextInputComponent(
 					new TextInputBuilder().setCustomId('email').setStyle(TextInputStyle.Short).setMaxLength(EMAIL_MAX_LENGTH).setRequired(true),
 				),
 			new LabelBuilder()
-				.setLabel(messages.link.passwordLabel)
-				.setDescription(messages.link.passwordHint)
+				.setLabel(t(locale, 'members.link.passwordLabel'))
+				.setDescription(t(locale, 'members.link.passwordHint'))
 				.setTextInputComponent(
 					new TextInputBuilder().setCustomId('password').setStyle(TextInputStyle.Short).setMaxLength(PASSWORD_MAX_LENGTH).setRequired(true),
 				),
@@ -60,11 +64,11 @@ export function linkButton(label: string): ButtonBuilder {
 }
 
 async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
-	await interaction.showModal(linkModal());
+	await interaction.showModal(linkModal(resolveLocale(interaction.locale)));
 }
 
 async function openFromButton(interaction: ButtonInteraction): Promise<void> {
-	await interaction.showModal(linkModal());
+	await interaction.showModal(linkModal(resolveLocale(interaction.locale)));
 }
 
 const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
@@ -76,17 +80,17 @@ const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
 async function submit(interaction: ModalSubmitInteraction, _payload: readonly string[], ctx: InteractionContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const email = emailSchema.safeParse(interaction.fields.getTextInputValue('email').trim());
-	if (!email.success) throw new UserInputError({ userMessage: messages.link.badEmail });
+	if (!email.success) throw new UserInputError({ answer: sentence('members.link.badEmail') });
 	const password = interaction.fields.getTextInputValue('password');
 	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
-		throw new UserInputError({ userMessage: messages.link.badPassword(PASSWORD_MAX_LENGTH) });
+		throw new UserInputError({ answer: sentence('members.link.badPassword', { count: PASSWORD_MAX_LENGTH }) });
 	}
 	ctx.admission.link.take(interaction.user.id);
 	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
 	ctx.log.info('account linked');
 	await interaction.editReply({
-		content: messages.link.linked(masked),
+		content: t(resolveLocale(interaction.locale), 'members.link.linked', { maskedEmail: masked }),
 		allowedMentions: NO_MENTIONS,
 	});
 }

@@ -17,7 +17,8 @@ import { missingModlogPermissions } from '../src/moderation/modlog.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
-import { messages } from '../src/answers/messages.js';
+import { SOURCE_LOCALE } from '../src/i18n/locales.js';
+import { sentence, t } from '../src/i18n/translate.js';
 import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
 import { characterCount } from '../src/text/characterCount.js';
 import { truncate } from '../src/replies/truncate.js';
@@ -91,7 +92,7 @@ async function setModlog(interaction: ChatInputCommandInteraction, ctx: Interact
 	if (chosen) {
 		const missing = await missingInChannel(guildId, chosen.id, ctx);
 		if (missing.length > 0) {
-			throw new UserInputError({ userMessage: messages.settings.modlogMissingPermissions(chosen.id, missing), code: 'modlog_permissions' });
+			throw new UserInputError({ answer: sentence('moderators.settings.modlogMissingPermissions', { channelId: chosen.id, missing }), code: 'modlog_permissions' });
 		}
 	}
 	let before: GuildSettings = {};
@@ -114,13 +115,13 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (asksPerDay === null) {
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: `${messages.settings.limitsShown(current)}\n${automodLine(interaction, ctx)}`, allowedMentions: NO_MENTIONS });
+		await interaction.editReply({ content: `${current === undefined ? t(SOURCE_LOCALE, 'moderators.settings.limitsNone') : t(SOURCE_LOCALE, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx)}`, allowedMentions: NO_MENTIONS });
 		return;
 	}
-	if (asksPerDay < 0) throw new UserInputError({ userMessage: messages.settings.limitsNegative, code: 'limits_negative' });
+	if (asksPerDay < 0) throw new UserInputError({ answer: sentence('moderators.settings.limitsNegative'), code: 'limits_negative' });
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
-	await interaction.editReply({ content: messages.settings.limitsChanged(asksPerDay > 0 ? asksPerDay : undefined), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: asksPerDay > 0 ? t(SOURCE_LOCALE, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(SOURCE_LOCALE, 'moderators.settings.limitsOff'), allowedMentions: NO_MENTIONS });
 }
 
 /** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
@@ -130,18 +131,19 @@ async function setNotify(interaction: ChatInputCommandInteraction, ctx: Interact
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (dismissals === null) {
 		const { notifyDismissals } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: messages.settings.notifyShown(notifyDismissals === true), allowedMentions: NO_MENTIONS });
+		await interaction.editReply({ content: t(SOURCE_LOCALE, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'), allowedMentions: NO_MENTIONS });
 		return;
 	}
 	await ctx.settings.update(guildId, (current) => ({ ...current, notifyDismissals: dismissals || undefined }));
 	ctx.log.info({ notifyDismissals: dismissals }, 'dismissal notices changed');
-	await interaction.editReply({ content: messages.settings.notifyChanged(dismissals), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: t(SOURCE_LOCALE, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'), allowedMentions: NO_MENTIONS });
 }
 
 /** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */
 function automodLine(interaction: ChatInputCommandInteraction, ctx: InteractionContext): string {
-	if (!interaction.inGuild() || !mayReadRules(interaction.appPermissions)) return messages.automodModeration.notApplied;
-	return messages.automodModeration.applied(ctx.automod.appliedCount(interaction.guildId));
+	if (!interaction.inGuild() || !mayReadRules(interaction.appPermissions)) return t(SOURCE_LOCALE, 'moderators.automod.notApplied');
+	const count = ctx.automod.appliedCount(interaction.guildId);
+	return count === undefined ? t(SOURCE_LOCALE, 'moderators.automod.appliedUncounted') : t(SOURCE_LOCALE, 'moderators.automod.applied', { count });
 }
 
 /**
@@ -153,13 +155,12 @@ async function setInstructions(interaction: ChatInputCommandInteraction, ctx: In
 	const text = interaction.options.getString('text', false);
 	const channelId = interaction.options.getChannel('channel', false)?.id;
 	const clear = interaction.options.getBoolean('clear', false) ?? false;
-	const says = messages.settings;
-	const where = channelId === undefined ? says.instructionsServer : says.instructionsChannel(channelId);
-	if (text !== null && clear) throw new UserInputError({ userMessage: says.instructionsTextAndClear, code: 'instructions_text_and_clear' });
-	if (text !== null && text.trim() === '') throw new UserInputError({ userMessage: says.instructionsEmpty, code: 'instructions_empty' });
+	const where = channelId === undefined ? sentence('moderators.settings.instructionsServer') : `<#${channelId}>`;
+	if (text !== null && clear) throw new UserInputError({ answer: sentence('moderators.settings.instructionsTextAndClear'), code: 'instructions_text_and_clear' });
+	if (text !== null && text.trim() === '') throw new UserInputError({ answer: sentence('moderators.settings.instructionsEmpty'), code: 'instructions_empty' });
 	// Discord counts characters, as checkPrompt does; its own check of the option could be bypassed.
 	if (text !== null && characterCount(text) > INSTRUCTIONS_MAX_LENGTH) {
-		throw new UserInputError({ userMessage: says.instructionsTooLong(INSTRUCTIONS_MAX_LENGTH), code: 'instructions_too_long' });
+		throw new UserInputError({ answer: sentence('moderators.settings.instructionsTooLong', { count: INSTRUCTIONS_MAX_LENGTH }), code: 'instructions_too_long' });
 	}
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	let content: string;
@@ -167,15 +168,17 @@ async function setInstructions(interaction: ChatInputCommandInteraction, ctx: In
 	if (text !== null || clear) {
 		await ctx.settings.instructions.set(guildId, channelId, text ?? undefined);
 		ctx.log.info({ channelId: channelId ?? null, cleared: clear }, 'instructions changed');
-		content = text === null ? says.instructionsCleared(where) : says.instructionsSet(where);
+		content = t(SOURCE_LOCALE, text === null ? 'moderators.settings.instructionsCleared' : 'moderators.settings.instructionsSet', { where });
 		shown = text ?? undefined;
 	} else {
 		const record = await ctx.settings.instructions.get(guildId);
 		shown = channelId === undefined ? record.server : record.channels[channelId];
-		const lines = [shown === undefined ? says.instructionsNone(where) : says.instructionsShown(where)];
-		if (channelId !== undefined && shown === undefined) lines.push(says.instructionsServerApplies(record.server !== undefined));
+		const lines = [t(SOURCE_LOCALE, shown === undefined ? 'moderators.settings.instructionsNone' : 'moderators.settings.instructionsShown', { where })];
+		if (channelId !== undefined && shown === undefined) {
+			lines.push(t(SOURCE_LOCALE, record.server === undefined ? 'moderators.settings.instructionsServerNone' : 'moderators.settings.instructionsServerApplies'));
+		}
 		const channels = Object.keys(record.channels);
-		if (channelId === undefined && channels.length > 0) lines.push(truncate(says.instructionsChannels(channels), 1500));
+		if (channelId === undefined && channels.length > 0) lines.push(truncate(t(SOURCE_LOCALE, 'moderators.settings.instructionsChannels', { channels: channels.map((id) => `<#${id}>`).join(', ') }), 1500));
 		content = lines.join('\n');
 	}
 	// The text in an embed (up to 4,096 characters): whole, beside a sentence of its own.
@@ -198,16 +201,22 @@ function fenced(text: string): string {
 async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<string[]> {
 	const guild = await ctx.client.guilds.fetch({ guild: guildId, force: true });
 	const channel = await guild.channels.fetch(channelId, { force: true }).catch(() => null);
-	if (!channel) throw new UserInputError({ userMessage: messages.settings.modlogUnknownChannel, code: 'modlog_unknown_channel' });
+	if (!channel) throw new UserInputError({ answer: sentence('moderators.settings.modlogUnknownChannel'), code: 'modlog_unknown_channel' });
 	const me = await guild.members.fetchMe({ force: true });
 	return missingModlogPermissions(channel.permissionsFor(me));
 }
 
 function describeChange(channelId: string | undefined, before: GuildSettings): string {
-	const lines = [channelId ? messages.settings.modlogOn(channelId) : messages.settings.modlogOff(before.modlogChannelId)];
+	const lines = [
+		channelId
+			? t(SOURCE_LOCALE, 'moderators.settings.modlogOn', { channelId })
+			: before.modlogChannelId
+				? t(SOURCE_LOCALE, 'moderators.settings.modlogOffWas', { channelId: before.modlogChannelId })
+				: t(SOURCE_LOCALE, 'moderators.settings.modlogOff'),
+	];
 	if (before.modlogFailure) {
 		const when = time(new Date(before.modlogFailure.at), TimestampStyles.RelativeTime);
-		lines.push(messages.settings.modlogFailed(when, before.modlogFailure.reason));
+		lines.push(t(SOURCE_LOCALE, 'moderators.settings.modlogFailed', { when, reason: before.modlogFailure.reason }));
 	}
 	return lines.join('\n');
 }

@@ -3,7 +3,8 @@ import { EVERYWHERE } from '../src/discord/installs.js';
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
-import { messages } from '../src/answers/messages.js';
+import { resolveLocale } from '../src/i18n/locales.js';
+import { t } from '../src/i18n/translate.js';
 
 const data = new SlashCommandBuilder()
 	.setName('unlink')
@@ -16,7 +17,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const removed = await ctx.accounts.remove(interaction.user.id);
 	if (removed) ctx.log.info('account unlinked');
 	await interaction.reply({
-		content: removed ? messages.link.unlinked : messages.link.nothingToUnlink,
+		content: t(resolveLocale(interaction.locale), removed ? 'members.link.unlinked' : 'members.link.nothingToUnlink'),
 		flags: MessageFlags.Ephemeral,
 		allowedMentions: NO_MENTIONS,
 	});

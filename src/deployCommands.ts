@@ -2,7 +2,7 @@ import { DiscordAPIError, REST, Routes } from 'discord.js';
 import { commandModules } from '../commands/index.js';
 import { parseDeployConfig, type DeployConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
-import { messages } from './answers/messages.js';
+import { operatorMessages } from './operations/operatorMessages.js';
 import { buildRegistry } from './app/registry.js';
 import { localizeCommands } from './i18n/commandLocalizations.js';
 import { proxySecretHeaders } from './discord/restProxySecret.js';
@@ -25,7 +25,7 @@ async function deployCommands(config: DeployConfig): Promise<{ scope: string; co
 
 function explain(error: unknown, config: DeployConfig): string {
 	if (error instanceof DiscordAPIError) {
-		if (error.status === 401) return messages.operator.tokenRejected;
+		if (error.status === 401) return operatorMessages.tokenRejected;
 		if (error.status === 403) {
 			return config.discordGuildId
 				? `Discord refused (403): is the bot in guild ${config.discordGuildId}, invited with the applications.commands scope?`
@@ -41,7 +41,7 @@ const config = loadConfigOrExit(parseDeployConfig);
 try {
 	const { scope, count } = await deployCommands(config);
 	process.stdout.write(`Registered ${count} commands (${scope}).\n`);
-	if (config.discordGuildId) process.stdout.write(`${messages.operator.guildOnlyRegistration}\n`);
+	if (config.discordGuildId) process.stdout.write(`${operatorMessages.guildOnlyRegistration}\n`);
 } catch (error) {
 	process.stderr.write(`${explain(error, config)}\n`);
 	process.exit(1);

@@ -6,17 +6,17 @@ import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { retryLoop, retryPolicy } from '../http/retryLoop.js';
 import { readBodyCapped } from '../http/readBodyCapped.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
-import { messages } from '../answers/messages.js';
+import { sentence, type Sentence } from '../i18n/translate.js';
 
 const DEFAULT_RATE_LIMIT_SECONDS = 60;
 
 /** A login answer is a few hundred bytes; anything past this is not one, and is not read further. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const USER_MESSAGES: Record<Exclude<LoginErrorCode, 'login_rate_limited'>, string> = {
-	login_invalid_credentials: messages.login.invalidCredentials,
-	login_unavailable: messages.login.unavailable,
-	login_unreadable: messages.login.unreadable,
+const ANSWERS: Record<Exclude<LoginErrorCode, 'login_rate_limited'>, Sentence> = {
+	login_invalid_credentials: sentence('members.login.invalidCredentials'),
+	login_unavailable: sentence('members.login.unavailable'),
+	login_unreadable: sentence('members.login.unreadable'),
 };
 
 /** Options of {@link LoginClient}. */
@@ -136,7 +136,7 @@ export class LoginClient {
 			throw new LoginError({
 				code: 'login_rate_limited',
 				message: `${where}, retry after ${seconds} s`,
-				userMessage: messages.login.rateLimited(seconds),
+				answer: sentence('members.login.rateLimited', { count: seconds }),
 				retryAfterSeconds: seconds,
 			});
 		}
@@ -145,7 +145,7 @@ export class LoginClient {
 	}
 
 	#failure(code: Exclude<LoginErrorCode, 'login_rate_limited'>, message: string, options?: { cause?: unknown }) {
-		return new LoginError({ code, message, userMessage: USER_MESSAGES[code], ...options });
+		return new LoginError({ code, message, answer: ANSWERS[code], ...options });
 	}
 }
 

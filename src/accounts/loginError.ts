@@ -1,4 +1,5 @@
 import { VeilError } from '../answers/veilError.js';
+import type { Sentence } from '../i18n/translate.js';
 
 export type LoginErrorCode =
 	/** 401/403: wrong email or password */
@@ -16,7 +17,7 @@ export class LoginError extends VeilError {
 	declare readonly code: LoginErrorCode;
 	readonly retryAfterSeconds: number | undefined;
 
-	constructor(options: { code: LoginErrorCode; message: string; userMessage: string; cause?: unknown; retryAfterSeconds?: number }) {
+	constructor(options: { code: LoginErrorCode; message: string; answer: Sentence; cause?: unknown; retryAfterSeconds?: number }) {
 		super(options);
 		this.retryAfterSeconds = options.retryAfterSeconds;
 	}

@@ -1,4 +1,4 @@
-import { messages } from '../answers/messages.js';
+import { sentence } from '../i18n/translate.js';
 import { VeilError } from '../answers/veilError.js';
 
 /** The member's stored link does not open (see SealError) or is not in a link's shape: they link again. */
@@ -6,6 +6,6 @@ export class UnreadableLinkError extends VeilError {
 	override readonly name = 'UnreadableLinkError';
 
 	constructor(message: string, options?: { cause?: unknown }) {
-		super({ code: 'seal_invalid', message, userMessage: messages.link.unreadableLink, cause: options?.cause });
+		super({ code: 'seal_invalid', message, answer: sentence('members.link.unreadableLink'), cause: options?.cause });
 	}
 }

@@ -1,5 +1,5 @@
 import { time, TimestampStyles } from 'discord.js';
-import { messages } from '../answers/messages.js';
+import { sentence } from '../i18n/translate.js';
 import { VeilError } from '../answers/veilError.js';
 
 /** An ask (or a /link) turned away before anything went upstream; its code says which kind, for the metrics. */
@@ -10,7 +10,7 @@ export class LineFullError extends AdmissionRefusal {
 	override readonly name = 'LineFullError';
 
 	constructor(waiting: number) {
-		super({ code: 'ask_busy', message: `the line is full: ${waiting} asks wait`, userMessage: messages.admission.busy });
+		super({ code: 'ask_busy', message: `the line is full: ${waiting} asks wait`, answer: sentence('members.admission.busy') });
 	}
 }
 
@@ -19,7 +19,7 @@ export class AskInProgressError extends AdmissionRefusal {
 	override readonly name = 'AskInProgressError';
 
 	constructor() {
-		super({ code: 'ask_in_progress', message: 'the member already has an ask in progress', userMessage: messages.admission.stillAnswering });
+		super({ code: 'ask_in_progress', message: 'the member already has an ask in progress', answer: sentence('members.admission.stillAnswering') });
 	}
 }
 
@@ -32,7 +32,7 @@ export class MemberRateError extends AdmissionRefusal {
 		super({
 			code: 'ask_rate_limited',
 			message: `past ${perMinute} asks a minute for this member`,
-			userMessage: messages.admission.rateLimited(perMinute, relativeTime(retryAt)),
+			answer: sentence('members.admission.rateLimited', { count: perMinute, retryAt: relativeTime(retryAt) }),
 		});
 		this.retryAt = retryAt;
 	}
@@ -47,7 +47,10 @@ export class LinkRateError extends AdmissionRefusal {
 		super({
 			code: 'link_rate_limited',
 			message: whose === 'member' ? `past ${limit} link attempts in 15 minutes for this member` : `past ${limit} link attempts a minute in this process`,
-			userMessage: whose === 'member' ? messages.link.memberRateLimited(limit, relativeTime(retryAt)) : messages.link.processRateLimited(relativeTime(retryAt)),
+			answer:
+				whose === 'member'
+					? sentence('members.link.memberRateLimited', { count: limit, retryAt: relativeTime(retryAt) })
+					: sentence('members.link.processRateLimited', { retryAt: relativeTime(retryAt) }),
 		});
 		this.retryAt = retryAt;
 	}
@@ -63,7 +66,7 @@ export class DailyLimitError extends AdmissionRefusal {
 		super({
 			code: 'ask_daily_limit',
 			message: `past the ${scope === 'server' ? "server's" : 'outside-servers'} limit of ${limit} asks a day for this member`,
-			userMessage: (scope === 'server' ? messages.admission.dailyLimit : messages.admission.userDailyLimit)(limit, relativeTime(resetsAt)),
+			answer: sentence(scope === 'server' ? 'members.admission.dailyLimit' : 'members.admission.userDailyLimit', { count: limit, resetsAt: relativeTime(resetsAt) }),
 		});
 		this.resetsAt = resetsAt;
 	}
@@ -74,7 +77,7 @@ export class ServiceDownError extends AdmissionRefusal {
 	override readonly name = 'ServiceDownError';
 
 	constructor() {
-		super({ code: 'upstream_breaker_open', message: 'the circuit breaker is open', userMessage: messages.admission.serviceDown });
+		super({ code: 'upstream_breaker_open', message: 'the circuit breaker is open', answer: sentence('members.admission.serviceDown') });
 	}
 }
 

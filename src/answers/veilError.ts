@@ -1,3 +1,6 @@
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { render, type Sentence } from '../i18n/translate.js';
+
 /**
  * Every kind of Veil error, closed: a new one is added here, and the metrics' outcome map (operations/metrics.ts)
  * must then say how an ask that ends with it is counted.
@@ -56,30 +59,31 @@ export type VeilErrorCode =
 	| 'upstream_rejected'
 	| 'upstream_unavailable';
 
-/** What every Veil error carries: the logged `message` (never a secret) apart from the member's `userMessage`. */
+/** What every Veil error carries: the logged `message` (never a secret) apart from the `answer` its reader sees. */
 interface VeilErrorOptions {
 	/** Stable machine-readable kind, logged beside the message. */
 	readonly code: VeilErrorCode;
-	/** What is logged. */
+	/** What is logged, in English. */
 	readonly message: string;
-	/** The plain sentence the member reads, from `messages`. */
-	readonly userMessage: string;
+	/** The sentence the member reads, rendered in their locale by whoever answers. */
+	readonly answer: Sentence;
 	readonly cause?: unknown;
 }
 
 /**
- * Errors that carry two texts: `message`, which is logged, and `userMessage`, the sentence the member sees. The
- * interaction router is the one place that turns an error into an answer.
+ * Errors that carry two texts: `message`, which is logged, and `answer`, the sentence the reader sees, chosen where
+ * the error is thrown and rendered in the reader's locale where it is answered. The interaction router is the one
+ * place that turns an error into an answer.
  */
 export class VeilError extends Error {
 	override readonly name: string = 'VeilError';
 	readonly code: VeilErrorCode;
-	readonly userMessage: string;
+	readonly answer: Sentence;
 
 	constructor(options: VeilErrorOptions) {
 		super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
 		this.code = options.code;
-		this.userMessage = options.userMessage;
+		this.answer = options.answer;
 	}
 }
 
@@ -87,9 +91,9 @@ export class VeilError extends Error {
 export class UserInputError extends VeilError {
 	override readonly name = 'UserInputError';
 
-	/** `userMessage` is what is logged too: a refusal names nothing secret. `code` defaults to `bad_input`. */
-	constructor(options: { userMessage: string; code?: VeilErrorCode }) {
-		super({ code: options.code ?? 'bad_input', message: options.userMessage, userMessage: options.userMessage });
+	/** The answer, in English, is what is logged too: a refusal names nothing secret. `code` defaults to `bad_input`. */
+	constructor(options: { answer: Sentence; code?: VeilErrorCode }) {
+		super({ code: options.code ?? 'bad_input', message: render(SOURCE_LOCALE, options.answer), answer: options.answer });
 	}
 }
 
@@ -101,6 +105,6 @@ export class RefusedAlone extends VeilError {
 	override readonly name = 'RefusedAlone';
 
 	constructor(refused: VeilError) {
-		super({ code: refused.code, message: refused.message, userMessage: refused.userMessage, cause: refused });
+		super({ code: refused.code, message: refused.message, answer: refused.answer, cause: refused });
 	}
 }

@@ -7,7 +7,7 @@ import type { BotContext } from './context.js';
 import type { Config } from '../config/config.js';
 import { ConversationRepository } from '../conversations/conversationRepository.js';
 import { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
-import { messages } from '../answers/messages.js';
+import { operatorMessages } from '../operations/operatorMessages.js';
 import { FlagRepository } from '../moderation/flagRepository.js';
 import { GenerationClient, type GenerationClientOptions } from '../generation/generationClient.js';
 import { InteractionRouter } from './interactionRouter.js';
@@ -67,7 +67,7 @@ export class TokenRejectedError extends Error {
 	override readonly name = 'TokenRejectedError';
 
 	constructor(options?: { cause?: unknown }) {
-		super(messages.operator.tokenRejected, options);
+		super(operatorMessages.tokenRejected, options);
 	}
 }
 

@@ -6,16 +6,16 @@ import { refuseAlone } from '../discord/refuseAlone.js';
 import type { Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
-import { messages } from '../answers/messages.js';
+import { resolveLocale } from '../i18n/locales.js';
+import { render, sentence, t } from '../i18n/translate.js';
 import { lazyChild } from '../logging/lazyChild.js';
-
 
 /** The reason an interaction still running when the shutdown grace runs out is stopped with. */
 class ShuttingDownError extends VeilError {
 	override readonly name = 'ShuttingDownError';
 
 	constructor() {
-		super({ code: 'shutting_down', message: 'stopped by the shutdown after its grace period', userMessage: messages.general.restarting });
+		super({ code: 'shutting_down', message: 'stopped by the shutdown after its grace period', answer: sentence('members.general.restarting') });
 	}
 }
 
@@ -88,7 +88,7 @@ export class InteractionRouter {
 		const started = performance.now();
 		try {
 			if (!this.#accepting) {
-				await interaction.reply({ content: messages.general.restarting, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+				await interaction.reply({ content: t(resolveLocale(interaction.locale), 'members.general.restarting'), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 				return;
 			}
 			await this.#route(interaction, ctx);
@@ -103,14 +103,14 @@ export class InteractionRouter {
 	async #route(interaction: RepliableInteraction, ctx: InteractionContext): Promise<void> {
 		if (interaction.isChatInputCommand()) {
 			const command = this.#registry.commands.get(interaction.commandName);
-			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown command ${interaction.commandName}`, userMessage: messages.general.unknownCommand });
+			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown command ${interaction.commandName}`, answer: sentence('members.general.unknownCommand') });
 			ctx.log.debug('command received');
 			await command.execute(interaction, ctx);
 			return;
 		}
 		if (interaction.isMessageContextMenuCommand()) {
 			const command = this.#registry.messageCommands.get(interaction.commandName);
-			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown message command ${interaction.commandName}`, userMessage: messages.general.unknownCommand });
+			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown message command ${interaction.commandName}`, answer: sentence('members.general.unknownCommand') });
 			ctx.log.debug('message command received');
 			await command.execute(interaction, ctx);
 			return;
@@ -132,7 +132,7 @@ export class InteractionRouter {
 		throw new VeilError({
 			code: 'unsupported_interaction',
 			message: `unsupported interaction type ${interaction.type}`,
-			userMessage: messages.general.unsupportedInteraction,
+			answer: sentence('members.general.unsupportedInteraction'),
 		});
 	}
 }
@@ -141,7 +141,7 @@ function unknownComponent(customId: string): VeilError {
 	return new VeilError({
 		code: 'unknown_component',
 		message: `unknown component ${customId.slice(0, 40)}`,
-		userMessage: messages.general.unknownComponent,
+		answer: sentence('members.general.unknownComponent'),
 	});
 }
 
@@ -156,17 +156,18 @@ function describeRoute(interaction: Interaction): string {
 }
 
 /**
- * Answers the member with what went wrong, by the interaction's state: reply, edit the deferral (or, for a refusal
- * to them alone, put a private answer in its place), or follow up.
+ * Answers the member with what went wrong, in their language, by the interaction's state: reply, edit the deferral
+ * (or, for a refusal to them alone, put a private answer in its place), or follow up.
  */
 async function answerError(interaction: RepliableInteraction, error: unknown, log: InteractionContext['log']): Promise<void> {
+	const locale = resolveLocale(interaction.locale);
 	let content: string;
 	if (error instanceof VeilError) {
-		content = error.userMessage;
+		content = render(locale, error.answer);
 		log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
 	} else {
 		const incident = randomUUID().slice(0, 8);
-		content = messages.general.incident(incident);
+		content = t(locale, 'members.general.incident', { incident });
 		log.error({ err: error, incident }, 'interaction failed');
 	}
 	try {

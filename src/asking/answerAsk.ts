@@ -16,6 +16,7 @@ import type { Acknowledgement } from './acknowledgement.js';
 import { acknowledge } from './acknowledge.js';
 import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
 import { RefusedAlone, VeilError } from '../answers/veilError.js';
+import { resolveLocale } from '../i18n/locales.js';
 
 /** What an ask reads before it is acknowledged (its conversation, its form's text, the member's link). */
 type PrepareAsk = () => Promise<{ request: AskRequest; gate: LinkGate }>;
@@ -90,7 +91,7 @@ async function askOnce(
 		const ruleContext = matcher && matchContextOf(interaction, threadParentId);
 		const blocked = matcher && ruleContext && screenPrompt(matcher, [request.prompt, ...(files ?? []).map((file) => file.text)].join('\n'), interaction, ruleContext, ctx);
 		if (blocked) {
-			await ack.refuse({ content: blockedPromptMessage(blocked) });
+			await ack.refuse({ content: blockedPromptMessage(blocked, resolveLocale(interaction.locale)) });
 			return 'refused';
 		}
 		const account = gate.required ? gate.account : await findLinkQuietly(interaction.user.id, ctx);

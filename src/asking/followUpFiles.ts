@@ -1,5 +1,6 @@
 import { FileUploadBuilder, LabelBuilder, type ModalSubmitInteraction } from 'discord.js';
-import { messages } from '../answers/messages.js';
+import type { SupportedLocale } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import { attachmentRef } from '../files/attachmentRef.js';
 import type { AttachmentRef } from '../files/readAttachments.js';
 
@@ -12,13 +13,21 @@ export const FOLLOW_UP_MAX_FILES = 3;
  * The Follow up form's optional file upload (0 to 3 files); its hint names the conversation's files that were too
  * large to keep, which the member can attach again.
  */
-export function followUpFilesLabel(notKept: readonly string[]): LabelBuilder {
+export function followUpFilesLabel(notKept: readonly string[], locale: SupportedLocale): LabelBuilder {
 	return new LabelBuilder()
-		.setLabel(messages.conversation.filesLabel)
-		.setDescription(notKept.length > 0 ? messages.conversation.filesNotKept(notKept) : messages.conversation.filesHint(FOLLOW_UP_MAX_FILES))
+		.setLabel(t(locale, 'members.conversation.filesLabel'))
+		.setDescription(
+			notKept.length > 0 ? t(locale, 'members.conversation.filesNotKept', { names: shortList(notKept) }) : t(locale, 'members.conversation.filesHint', { count: FOLLOW_UP_MAX_FILES }),
+		)
 		.setFileUploadComponent(
 			new FileUploadBuilder().setCustomId(FOLLOW_UP_FILES_ID).setMinValues(0).setMaxValues(FOLLOW_UP_MAX_FILES).setRequired(false),
 		);
+}
+
+/** The names, cut to fit the 100 characters of a label's description around them. */
+function shortList(names: readonly string[]): string {
+	const list = names.join(', ');
+	return list.length > 50 ? `${list.slice(0, 49)}…` : list;
 }
 
 /** The files uploaded in a Follow up form; none in a form opened before it had an upload. */

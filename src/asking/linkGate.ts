@@ -29,8 +29,8 @@ export function mustLinkFirst(gate: LinkGate): boolean {
 export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder) {
 	const locale = resolveLocale(discordLocale);
 	return {
-		content: t(locale, 'ask.linkFirst'),
-		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton(t(locale, 'ask.linkButton')))],
+		content: t(locale, 'members.ask.linkFirst'),
+		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton(t(locale, 'members.ask.linkButton')))],
 		flags: MessageFlags.Ephemeral as const,
 		allowedMentions: NO_MENTIONS,
 	};

@@ -22,7 +22,7 @@ export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ct
 			const ahead = latest;
 			latest = undefined;
 			try {
-				const content = ahead === 0 ? t(locale, 'admission.waitingNext') : t(locale, 'admission.waiting', { count: ahead });
+				const content = ahead === 0 ? t(locale, 'members.admission.waitingNext') : t(locale, 'members.admission.waiting', { count: ahead });
 				await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
 			} catch (error) {
 				ctx.log.warn({ err: error, ahead }, 'could not tell a waiting ask its place in line');

@@ -1,7 +1,8 @@
 import { escapeMarkdown, type BaseInteraction, type Client } from 'discord.js';
-import { messages } from '../answers/messages.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
+import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
 import { inlineKeyword } from '../moderation/flagLabels.js';
 import type { RuleHold } from '../generation/safetyVerdict.js';
@@ -44,9 +45,9 @@ export function screenPrompt(
 	return matches.find((match) => match.blocks);
 }
 
-/** The refusal of a blocked prompt: the rule's own message when it has one. */
-export function blockedPromptMessage(match: RuleMatch): string {
-	return match.customMessage ?? messages.automod.promptBlocked(escapeMarkdown(match.ruleName));
+/** The refusal of a blocked prompt, in the member's language: the rule's own message (the server's words) when it has one. */
+export function blockedPromptMessage(match: RuleMatch, locale: SupportedLocale): string {
+	return match.customMessage ?? t(locale, 'members.automod.promptBlocked', { ruleName: escapeMarkdown(match.ruleName) });
 }
 
 /** The first rule an answer's text matches, as a hidden verdict names it. */
@@ -60,7 +61,8 @@ async function postAlert(channelId: string, match: RuleMatch, userId: string, de
 	try {
 		const channel = await deps.client.channels.fetch(channelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error('the alert channel is not one Veil can send to');
-		const content = messages.automodModeration.alert(userId, escapeMarkdown(match.ruleName), inlineKeyword(match.trigger), match.blocks);
+		const values = { userId, ruleName: escapeMarkdown(match.ruleName), keyword: inlineKeyword(match.trigger) };
+		const content = t(SOURCE_LOCALE, match.blocks ? 'moderators.automod.alertBlocked' : 'moderators.automod.alertAnswered', values);
 		await channel.send({ content, allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		deps.log.warn({ err: error, ruleId: match.ruleId, channelId }, 'could not post an AutoMod alert');

@@ -1,7 +1,6 @@
 import type { PermissionResolvable, RepliableInteraction } from 'discord.js';
 import { UserInputError } from '../answers/veilError.js';
-import { messages } from '../answers/messages.js';
-
+import { sentence } from '../i18n/translate.js';
 
 /**
  * Refuses, with a UserInputError the router turns into the answer, unless the interaction comes from a server and
@@ -17,9 +16,9 @@ export function requirePermission(
 	permission: PermissionResolvable,
 	permissionName: string,
 ): string {
-	if (!interaction.inGuild()) throw new UserInputError({ userMessage: messages.general.serversOnly, code: 'not_in_guild' });
+	if (!interaction.inGuild()) throw new UserInputError({ answer: sentence('members.general.serversOnly'), code: 'not_in_guild' });
 	if (!interaction.memberPermissions?.has(permission)) {
-		throw new UserInputError({ userMessage: messages.general.missingPermission(permissionName), code: 'missing_permission' });
+		throw new UserInputError({ answer: sentence('members.general.missingPermission', { permission: permissionName }), code: 'missing_permission' });
 	}
 	return interaction.guildId;
 }

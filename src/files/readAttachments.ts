@@ -1,5 +1,5 @@
-import { messages } from '../answers/messages.js';
 import { VeilError, type VeilErrorCode } from '../answers/veilError.js';
+import { sentence, type Sentence } from '../i18n/translate.js';
 import { characterCount } from '../text/characterCount.js';
 import { attachmentKind, type AttachmentKind } from './attachmentKind.js';
 import { decodeUtf8 } from './decodeUtf8.js';
@@ -50,9 +50,9 @@ export interface FileSource {
 export class FileError extends VeilError {
 	override readonly name = 'FileError';
 
-	constructor(code: VeilErrorCode, userMessage: string, detail?: string) {
+	constructor(code: VeilErrorCode, answer: Sentence, detail?: string) {
 		// The logged text names the kind of failure, not the file: a file name is the member's.
-		super({ code, message: detail === undefined ? `file refused: ${code}` : `file refused: ${code} (${detail})`, userMessage });
+		super({ code, message: detail === undefined ? `file refused: ${code}` : `file refused: ${code} (${detail})`, answer });
 	}
 }
 
@@ -69,24 +69,26 @@ const sizeCap = (kind: Exclude<AttachmentKind, 'unsupported'>) => (kind === 'pdf
  * or one whose declared size is past its kind's cap.
  */
 export function checkAttachments(files: readonly AttachmentRef[]): void {
-	if (files.length > FILE_LIMITS.maxFiles) throw new FileError('file_too_many', messages.files.tooManyFiles(FILE_LIMITS.maxFiles));
+	if (files.length > FILE_LIMITS.maxFiles) throw new FileError('file_too_many', sentence('members.files.tooManyFiles', { count: FILE_LIMITS.maxFiles }));
 	for (const file of files) {
 		const kind = attachmentKind(file.name, file.contentType ?? undefined);
-		if (kind === 'unsupported') throw new FileError('file_unsupported', messages.files.unsupported(shown(file.name), messages.files.kinds));
-		if (file.size > sizeCap(kind)) throw new FileError('file_too_large', messages.files.tooLarge(shown(file.name), sizeCap(kind) / MiB), 'declared size');
+		if (kind === 'unsupported') throw new FileError('file_unsupported', sentence('members.files.unsupported', { name: shown(file.name), kinds: sentence('members.files.kinds') }));
+		if (file.size > sizeCap(kind)) throw new FileError('file_too_large', tooLarge(shown(file.name), kind), 'declared size');
 	}
 }
 
-const FETCH_FAILURES: Record<Exclude<FetchFailure, 'too-large'>, { code: VeilErrorCode; message: (name: string) => string }> = {
-	'not-cdn': { code: 'file_not_cdn', message: messages.files.unavailable },
-	unavailable: { code: 'file_unavailable', message: messages.files.unavailable },
-	timeout: { code: 'file_timeout', message: messages.files.slow },
+const tooLarge = (name: string, kind: Exclude<AttachmentKind, 'unsupported'>) => sentence('members.files.tooLarge', { name, maxMiB: sizeCap(kind) / MiB });
+
+const FETCH_FAILURES: Record<Exclude<FetchFailure, 'too-large'>, { code: VeilErrorCode; answer: (name: string) => Sentence }> = {
+	'not-cdn': { code: 'file_not_cdn', answer: (name) => sentence('members.files.unavailable', { name }) },
+	unavailable: { code: 'file_unavailable', answer: (name) => sentence('members.files.unavailable', { name }) },
+	timeout: { code: 'file_timeout', answer: (name) => sentence('members.files.slow', { name }) },
 };
 
-const PDF_FAILURES: Record<PdfFailure, { code: VeilErrorCode; message: (name: string) => string }> = {
-	unreadable: { code: 'file_pdf_unreadable', message: messages.files.pdfUnreadable },
-	'too-many-pages': { code: 'file_pdf_pages', message: (name) => messages.files.pdfTooManyPages(name, FILE_LIMITS.maxPages) },
-	'too-slow': { code: 'file_pdf_slow', message: messages.files.pdfTooSlow },
+const PDF_FAILURES: Record<PdfFailure, { code: VeilErrorCode; answer: (name: string) => Sentence }> = {
+	unreadable: { code: 'file_pdf_unreadable', answer: (name) => sentence('members.files.pdfUnreadable', { name }) },
+	'too-many-pages': { code: 'file_pdf_pages', answer: (name) => sentence('members.files.pdfTooManyPages', { name, count: FILE_LIMITS.maxPages }) },
+	'too-slow': { code: 'file_pdf_slow', answer: (name) => sentence('members.files.pdfTooSlow', { name }) },
 };
 
 /**
@@ -103,24 +105,24 @@ export async function readAttachments(files: readonly AttachmentRef[], source: F
 		const name = shown(file.name);
 		const fetched = await fetchAttachment(file.url, { cdnBases: source.discordCdnBases, maxBytes: sizeCap(kind), timeoutMs: source.fileDownloadTimeoutMs });
 		if (!fetched.ok) {
-			if (fetched.failure === 'too-large') throw new FileError('file_too_large', messages.files.tooLarge(name, sizeCap(kind) / MiB), 'while downloading');
+			if (fetched.failure === 'too-large') throw new FileError('file_too_large', tooLarge(name, kind), 'while downloading');
 			const failure = FETCH_FAILURES[fetched.failure];
-			throw new FileError(failure.code, failure.message(name));
+			throw new FileError(failure.code, failure.answer(name));
 		}
 		let text: string;
 		if (kind === 'pdf') {
 			const extracted = await pdfText(fetched.bytes, { maxPages: FILE_LIMITS.maxPages, timeoutMs: FILE_LIMITS.pdfTimeoutMs });
-			if (!extracted.ok) throw new FileError(PDF_FAILURES[extracted.failure].code, PDF_FAILURES[extracted.failure].message(name));
+			if (!extracted.ok) throw new FileError(PDF_FAILURES[extracted.failure].code, PDF_FAILURES[extracted.failure].answer(name));
 			text = extracted.text;
 		} else {
 			const decoded = decodeUtf8(fetched.bytes);
-			if (decoded === undefined) throw new FileError('file_not_utf8', messages.files.notUtf8(name));
+			if (decoded === undefined) throw new FileError('file_not_utf8', sentence('members.files.notUtf8', { name }));
 			text = decoded;
 		}
 		const characters = characterCount(text);
-		if (characters > FILE_LIMITS.fileMaxCharacters) throw new FileError('file_too_long', messages.files.tooLong(name, FILE_LIMITS.fileMaxCharacters.toLocaleString('en-US')));
+		if (characters > FILE_LIMITS.fileMaxCharacters) throw new FileError('file_too_long', sentence('members.files.tooLong', { name, count: FILE_LIMITS.fileMaxCharacters }));
 		total += characters;
-		if (total > FILE_LIMITS.askMaxCharacters) throw new FileError('files_too_long', messages.files.tooLongTogether(FILE_LIMITS.askMaxCharacters.toLocaleString('en-US')));
+		if (total > FILE_LIMITS.askMaxCharacters) throw new FileError('files_too_long', sentence('members.files.tooLongTogether', { count: FILE_LIMITS.askMaxCharacters }));
 		texts.push({ name: file.name, text });
 	}
 	return texts;

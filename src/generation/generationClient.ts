@@ -8,7 +8,7 @@ import { readBodyCapped } from '../http/readBodyCapped.js';
 import { parseRetryAfterMs } from '../http/parseRetryAfter.js';
 import { redactUrl } from '../logging/redactUrl.js';
 import { sanitizeError, secretScrubber } from '../logging/sanitizeError.js';
-import { messages } from '../answers/messages.js';
+import { sentence, type Sentence } from '../i18n/translate.js';
 import { generationBody, type GenerationInput } from './generationBody.js';
 
 /** A generation answer is a few kilobytes; anything past this is not one, and is not read further. */
@@ -16,11 +16,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]); // busy or broken for a moment
 
-const USER_MESSAGES: Record<UpstreamErrorCode, string> = {
-	upstream_unavailable: messages.upstream.unavailable,
-	upstream_invalid: messages.upstream.invalid,
-	upstream_refused: messages.upstream.refused,
-	upstream_rejected: messages.upstream.rejected,
+const ANSWERS: Record<UpstreamErrorCode, Sentence> = {
+	upstream_unavailable: sentence('members.upstream.unavailable'),
+	upstream_invalid: sentence('members.upstream.invalid'),
+	upstream_refused: sentence('members.upstream.refused'),
+	upstream_rejected: sentence('members.upstream.rejected'),
 };
 
 /** Options of {@link GenerationClient}; the retry policy defaults as in {@link retryPolicy}. */
@@ -116,8 +116,8 @@ export class GenerationClient {
 		// Unread, the body would pin its socket; dump() reads a little and closes the connection past that.
 		await response.body.dump();
 		if (status === 401 || status === 403) {
-			const userMessage = linked ? USER_MESSAGES.upstream_refused : messages.upstream.keyRefused;
-			return { ok: false, retry: false, error: new UpstreamError({ code: 'upstream_refused', message: where, userMessage, status }) };
+			const answer = linked ? ANSWERS.upstream_refused : sentence('members.upstream.keyRefused');
+			return { ok: false, retry: false, error: new UpstreamError({ code: 'upstream_refused', message: where, answer, status }) };
 		}
 		if (RETRY_STATUSES.has(status)) {
 			const retryAfterMs = parseRetryAfterMs(response.headers['retry-after']);
@@ -128,7 +128,7 @@ export class GenerationClient {
 	}
 
 	#failure(code: UpstreamErrorCode, message: string, status?: number, cause?: unknown, kind?: UpstreamFailureKind): UpstreamError {
-		return new UpstreamError({ code, message, userMessage: USER_MESSAGES[code], status, cause, kind });
+		return new UpstreamError({ code, message, answer: ANSWERS[code], status, cause, kind });
 	}
 }
 

@@ -1,4 +1,5 @@
 import { VeilError } from '../answers/veilError.js';
+import type { Sentence } from '../i18n/translate.js';
 
 export type UpstreamErrorCode =
 	/** network error, time-out, 429 or 5xx after the retries */
@@ -39,7 +40,7 @@ export class UpstreamError extends VeilError {
 	readonly status: number | undefined;
 
 	/** Without a `kind`, it follows from the code and the status (no status: a network failure). */
-	constructor(options: { code: UpstreamErrorCode; message: string; userMessage: string; cause?: unknown; status?: number; kind?: UpstreamFailureKind }) {
+	constructor(options: { code: UpstreamErrorCode; message: string; answer: Sentence; cause?: unknown; status?: number; kind?: UpstreamFailureKind }) {
 		super(options);
 		this.status = options.status;
 		this.kind = options.kind ?? kindOf(options.code, options.status);

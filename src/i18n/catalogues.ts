@@ -26,11 +26,15 @@ export interface CommandEntry {
 	readonly choices?: Readonly<Record<string, string>>;
 }
 
-/** One locale's file, as loaded: `members` is checked against en-US by the catalogue tests, not by each file's type. */
+/**
+ * One locale's file, as loaded: its sentences are checked against en-US by the catalogue tests, not by each file's
+ * type. A file may lack a section while its translation is under way: en-US stands in, and those tests fail.
+ */
 export interface Catalogue {
 	readonly _meta: { readonly locale: string; readonly source: string; readonly reviewed: string };
 	readonly commands: Readonly<Record<string, CommandEntry>>;
 	readonly members: SourceCatalogue['members'] | Readonly<Record<string, unknown>>;
+	readonly moderators?: SourceCatalogue['moderators'] | Readonly<Record<string, unknown>>;
 }
 
 /** Every catalogue, bundled with the code: loading needs no file system or network at run time. */

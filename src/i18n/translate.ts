@@ -10,31 +10,60 @@ type KeysOf<Tree, Prefix extends string = ''> = {
 	[Key in keyof Tree & string]: Tree[Key] extends string ? `${Prefix}${WithoutPlural<Key>}` : KeysOf<Tree[Key], `${Prefix}${Key}.`>;
 }[keyof Tree & string];
 
-/** A sentence a member reads, by its key in en-US's `members`: a misspelled or missing key fails the type check. */
-export type MessageKey = KeysOf<SourceCatalogue['members']>;
+/**
+ * A sentence by its key in en-US's catalogue: `members.…` for what a member reads, `moderators.…` for what
+ * moderators and server admins read. A misspelled or missing key fails the type check.
+ */
+export type MessageKey = KeysOf<Pick<SourceCatalogue, 'members' | 'moderators'>>;
 
-/** What a sentence's placeholders are filled with; `count` also picks the plural form. */
-export type MessageValues = Readonly<Record<string, string | number>>;
+/**
+ * What fills a placeholder: text and numbers as they are (`count` also picks the plural form), a list for a
+ * `{{name, list}}` placeholder (joined in the reader's language), or another sentence, rendered in the same locale.
+ */
+export type MessageValue = string | number | readonly string[] | Sentence;
+
+export type MessageValues = Readonly<Record<string, MessageValue>>;
+
+/** A sentence chosen now and rendered later, in whichever locale its reader has (an error's answer, a post). */
+export interface Sentence {
+	readonly key: MessageKey;
+	readonly values?: MessageValues;
+}
+
+/** The sentence `key` with its values, to be rendered later with `render`. */
+export function sentence(key: MessageKey, values?: MessageValues): Sentence {
+	return values === undefined ? { key } : { key, values };
+}
 
 // One instance, initialised synchronously from the bundled catalogues: a call reads memory only.
 const instance = i18next.createInstance();
 void instance.init({
 	initAsync: false,
-	resources: Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, { members: catalogues[locale].members }])),
+	resources: Object.fromEntries(
+		SUPPORTED_LOCALES.map((locale) => [locale, { translation: { members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} } }]),
+	),
 	supportedLngs: [...SUPPORTED_LOCALES],
 	lng: SOURCE_LOCALE,
 	fallbackLng: SOURCE_LOCALE,
 	// Locale codes are Discord's exactly (es-ES, pt-BR, zh-CN): no fall back through a bare language.
 	load: 'currentOnly',
-	ns: ['members'],
-	defaultNS: 'members',
 	// Discord escapes nothing on Veil's behalf, and values are put in as given (timestamps, code spans).
 	interpolation: { escapeValue: false },
 	returnNull: false,
 	returnEmptyString: false,
 });
 
+const isSentence = (value: MessageValue): value is Sentence => typeof value === 'object' && !Array.isArray(value);
+
 /** The sentence `key` in `locale`, its `{{placeholders}}` filled from `values` (en-US where the locale lacks it). */
 export function t(locale: SupportedLocale, key: MessageKey, values?: MessageValues): string {
-	return instance.t(key, { ...values, lng: locale });
+	if (values === undefined) return instance.t(key, { lng: locale });
+	const filled: Record<string, string | number | readonly string[]> = {};
+	for (const [name, value] of Object.entries(values)) filled[name] = isSentence(value) ? render(locale, value) : value;
+	return instance.t(key, { ...filled, lng: locale });
+}
+
+/** A chosen sentence in the reader's locale. */
+export function render(locale: SupportedLocale, chosen: Sentence): string {
+	return t(locale, chosen.key, chosen.values);
 }

@@ -1,6 +1,7 @@
 import { escapeMarkdown, RESTJSONErrorCodes, type Client } from 'discord.js';
-import { messages } from '../answers/messages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
 import { truncate } from '../replies/truncate.js';
 import type { FlagRecord } from './flagRepository.js';
@@ -12,7 +13,10 @@ import type { FlagRecord } from './flagRepository.js';
  */
 export async function tellMemberDismissed(flag: FlagRecord, deps: { client: Client; log: Logger }): Promise<string | undefined> {
 	const reason = flag.decision?.reason;
-	const content = messages.ask.dismissedNotice(flag.caseNumber, reason === undefined ? undefined : truncate(escapeMarkdown(reason), 500));
+	const locale = SOURCE_LOCALE;
+	const notice =
+		flag.caseNumber === undefined ? t(locale, 'members.ask.dismissed.notice') : t(locale, 'members.ask.dismissed.noticeCase', { caseNumber: flag.caseNumber });
+	const content = reason === undefined ? notice : `${notice}\n${t(locale, 'members.ask.dismissed.reason', { reason: truncate(escapeMarkdown(reason), 500) })}`;
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
 		await channel.send({ content, allowedMentions: NO_MENTIONS });
@@ -20,6 +24,6 @@ export async function tellMemberDismissed(flag: FlagRecord, deps: { client: Clie
 	} catch (error) {
 		const closed = (error as { code?: unknown } | null)?.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
 		deps.log.info({ err: error, flagId: flag.id, closed }, 'the member could not be told of a dismissal');
-		return messages.moderation.dismissalNotSent(flag.userId, closed);
+		return t(SOURCE_LOCALE, closed ? 'moderators.dismissalNotSent.closed' : 'moderators.dismissalNotSent.failed', { userId: flag.userId });
 	}
 }

@@ -1,6 +1,7 @@
 import { escapeMarkdown } from 'discord.js';
 import { SHOWN_FINISH_REASONS } from '../generation/safetyVerdict.js';
-import { messages } from '../answers/messages.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import { upstreamLabel } from '../replies/ratingLabels.js';
 import type { FlagRecord } from './storedFlag.js';
 
@@ -15,17 +16,17 @@ export function describeStopReasons(flag: {
 }): string[] {
 	const { blockReason, finishReason, automod } = flag;
 	return [
-		...(automod === undefined ? [] : [messages.automodModeration.flagReason(escapeMarkdown(automod.ruleName), inlineKeyword(automod.keyword))]),
-		...(blockReason === undefined ? [] : [messages.ratings.promptBlocked(upstreamLabel(blockReason))]),
+		...(automod === undefined ? [] : [t(SOURCE_LOCALE, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
+		...(blockReason === undefined ? [] : [t(SOURCE_LOCALE, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason) })]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []
-			: [messages.ratings.finishReason(finishReason === undefined ? undefined : upstreamLabel(finishReason))]),
+			: [finishReason === undefined ? t(SOURCE_LOCALE, 'members.ratings.finishReasonNone') : t(SOURCE_LOCALE, 'members.ratings.finishReason', { label: upstreamLabel(finishReason) })]),
 	];
 }
 
 /** Where a flag was asked, for moderators: its channel, or for one from outside Veil's servers, the kind of place. */
 export function flagPlace(flag: Pick<FlagRecord, 'channelId' | 'outside'>): string {
-	return flag.outside ? messages.moderation.outsidePlace[flag.outside] : `<#${flag.channelId}>`;
+	return flag.outside ? t(SOURCE_LOCALE, `moderators.outsidePlace.${flag.outside}`) : `<#${flag.channelId}>`;
 }
 
 /** A keyword or pattern as inline code, whatever backticks it holds. */

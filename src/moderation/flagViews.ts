@@ -16,10 +16,21 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, flaggedRatings, upstreamLabel } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
-import { messages } from '../answers/messages.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { sentence, t, type Sentence } from '../i18n/translate.js';
 import { filePart } from '../files/filePart.js';
 
-const says = messages.moderation;
+/** How long hidden replies are kept, in the largest unit that fits (`30 days`, `1.5 hours`). */
+function keptFor(retentionDays: number): Sentence {
+	const units = [
+		[1, 'moderators.keptFor.days'],
+		[1 / 24, 'moderators.keptFor.hours'],
+		[1 / 1440, 'moderators.keptFor.minutes'],
+		[1 / 86_400, 'moderators.keptFor.seconds'],
+	] as const;
+	const [size, key] = units.find(([size]) => retentionDays >= size) ?? units[3];
+	return sentence(key, { count: Number((retentionDays / size).toFixed(1)) });
+}
 
 /** The prefixes of the buttons these views carry; `/flagged` owns them and passes them in. */
 type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
@@ -64,7 +75,7 @@ export function flagCategories(flag: FlagRecord): string {
 		seen.add(`${categoryLabel(line.category)} ${upstreamLabel(line.probability)}${line.blocked ? ' (blocked)' : ''}`);
 	}
 	for (const reason of describeStopReasons(flag)) seen.add(reason);
-	return seen.size > 0 ? [...seen].join(', ') : says.ratingsIncomplete;
+	return seen.size > 0 ? [...seen].join(', ') : t(SOURCE_LOCALE, 'moderators.ratingsIncomplete');
 }
 
 /** Where the member's hidden-reply notice is, when there is one (a private ask has none). */
@@ -75,7 +86,7 @@ export function noticeLink(flag: FlagRecord): string | undefined {
 
 /** One page of `/flagged list` (only channels the moderator moderates): a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
 export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, prefixes: FlaggedPrefixes): FlagMessage {
-	if (page.total === 0) return message(says.listEmpty(retentionDays), [], []);
+	if (page.total === 0) return message(t(SOURCE_LOCALE, 'moderators.listEmpty', { keptFor: keptFor(retentionDays) }), [], []);
 	const lines = page.flags.map((flag) =>
 		truncate(
 			`${caseLabel(flag)}\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
@@ -87,13 +98,13 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 		.setTitle(`Flagged replies · page ${page.page} of ${page.pageCount}`)
 		.setColor(STATUS_COLOR.pending)
 		.setDescription(lines.join('\n'))
-		.setFooter({ text: says.listFooter(page.total, retentionDays) });
+		.setFooter({ text: t(SOURCE_LOCALE, 'moderators.listFooter', { count: page.total, keptFor: keptFor(retentionDays) }) });
 	const components =
 		page.pageCount > 1
 			? [
 					new ActionRowBuilder<ButtonBuilder>().addComponents(
-						pageButton(prefixes.page, says.buttons.previous, page.page - 1, moderatorId, page.page <= 1),
-						pageButton(prefixes.page, says.buttons.next, page.page + 1, moderatorId, page.page >= page.pageCount),
+						pageButton(prefixes.page, t(SOURCE_LOCALE, 'moderators.buttons.previous'), page.page - 1, moderatorId, page.page <= 1),
+						pageButton(prefixes.page, t(SOURCE_LOCALE, 'moderators.buttons.next'), page.page + 1, moderatorId, page.page >= page.pageCount),
 					),
 				]
 			: [];
@@ -117,10 +128,10 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 			{ name: 'Channel', value: flagPlace(flag), inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: 'Status', value: flagStatus(flag) },
-			...(flag.decision?.reason ? [{ name: says.reasonField, value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
-			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || says.ratingsMissing, 600) },
+			...(flag.decision?.reason ? [{ name: t(SOURCE_LOCALE, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
+			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || t(SOURCE_LOCALE, 'moderators.ratingsMissing'), 600) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
-			{ name: 'Hidden reply', value: link ? says.noticeLink(link) : flag.outside ? says.noNoticeOutside : says.noNotice },
+			{ name: 'Hidden reply', value: t(SOURCE_LOCALE, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }) },
 			{
 				name: 'Kept until',
 				value: `${time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime)} · model ${truncate(flag.model, 100)}`,
@@ -129,19 +140,22 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 	const files: AttachmentBuilder[] = [];
 	// Erased with the prompt on a dismissal: only a flag that still holds the words says whose they are.
 	if (flag.quotedAuthor && flag.prompt !== null) {
-		embed.addFields({ name: says.quotedLabel, value: says.quotedAuthor(flag.quotedAuthor.id, truncate(escapeMarkdown(flag.quotedAuthor.name), 100)) });
+		embed.addFields({
+			name: t(SOURCE_LOCALE, 'moderators.quotedLabel'),
+			value: t(SOURCE_LOCALE, 'moderators.quotedAuthor', { userId: flag.quotedAuthor.id, name: truncate(escapeMarkdown(flag.quotedAuthor.name), 100) }),
+		});
 	}
 	if (flag.unopened !== undefined) {
-		embed.setDescription(`*${says.unreadable}*`);
+		embed.setDescription(`*${t(SOURCE_LOCALE, 'moderators.unreadable')}*`);
 	} else if (flag.prompt === null || flag.text === null) {
-		embed.setDescription(`*${says.erased}*`);
+		embed.setDescription(`*${t(SOURCE_LOCALE, 'moderators.erased')}*`);
 	} else {
 		const prompt = preview(flag.prompt, PROMPT_PREVIEW);
 		const text = preview(flag.text, TEXT_PREVIEW);
 		// The files' text goes with the prompt, in full, as it went upstream; their names show in the embed.
 		const sentFiles = flag.files ?? [];
 		if (sentFiles.length > 0) {
-			embed.addFields({ name: says.filesField, value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000) });
+			embed.addFields({ name: t(SOURCE_LOCALE, 'moderators.filesField'), value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000) });
 		}
 		if (prompt.cut || sentFiles.length > 0) {
 			const whole = [flag.prompt, ...sentFiles.map((file) => filePart(file.name, file.text))].join('\n\n');
@@ -150,9 +164,9 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 		if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
 		const attached =
 			prompt.cut || text.cut
-				? `\n-# ${says.attachedInFull(files.flatMap((file) => file.name ?? []))}`
+				? `\n-# ${t(SOURCE_LOCALE, 'moderators.attachedInFull', { fileNames: files.flatMap((file) => file.name ?? []) })}`
 				: files.length > 0
-					? `\n-# ${says.filesAttached(PROMPT_ATTACHMENT_NAME)}`
+					? `\n-# ${t(SOURCE_LOCALE, 'moderators.filesAttached', { fileName: PROMPT_ATTACHMENT_NAME })}`
 					: '';
 		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
 	}
@@ -161,14 +175,14 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 
 /** What a moderator reads after a press that found an earlier decision. */
 export function alreadyDecidedNote(flag: FlagRecord): string {
-	return says.alreadyDecided(flagStatus(flag));
+	return t(SOURCE_LOCALE, 'moderators.alreadyDecided', { status: flagStatus(flag) });
 }
 
 function decisionButtons(prefixes: FlaggedPrefixes, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.release, flagId)).setLabel(says.buttons.release).setStyle(ButtonStyle.Success),
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.dismiss, flagId)).setLabel(says.buttons.dismiss).setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.review, flagId)).setLabel(says.buttons.review).setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.release, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.dismiss, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(buildCustomId(prefixes.review, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
 	);
 }
 

@@ -19,7 +19,8 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { describeRatings, flaggedRatings } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
-import { messages } from '../answers/messages.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 
 /** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
@@ -27,26 +28,26 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 	const flagged = describeRatings(flaggedRatings(flag.ratings));
 	const reasons = describeStopReasons(flag);
 	return new EmbedBuilder()
-		.setTitle(flag.caseNumber === undefined ? messages.moderation.modlog.title : `#${flag.caseNumber} · ${messages.moderation.modlog.title}`)
+		.setTitle(flag.caseNumber === undefined ? t(SOURCE_LOCALE, 'moderators.modlog.title') : `#${flag.caseNumber} · ${t(SOURCE_LOCALE, 'moderators.modlog.title')}`)
 		.setColor(STATUS_COLOR[flag.decision?.kind ?? 'pending'])
 		.addFields(
 			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
 			{ name: 'Channel', value: flagPlace(flag), inline: true },
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
-			{ name: 'Ratings', value: truncate(flagged.join('\n') || messages.moderation.ratingsMissing, 1024) },
+			{ name: 'Ratings', value: truncate(flagged.join('\n') || t(SOURCE_LOCALE, 'moderators.ratingsMissing'), 1024) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),
 			{ name: 'Flag', value: `\`${flag.id}\` · model ${truncate(flag.model, 200)}` },
 			// Once decided (the post is edited then): who decided what, and why if they said.
 			...(flag.decision ? [{ name: 'Status', value: flagStatus(flag) }] : []),
-			...(flag.decision?.reason ? [{ name: messages.moderation.reasonField, value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
+			...(flag.decision?.reason ? [{ name: t(SOURCE_LOCALE, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
 		)
-		.setFooter({ text: messages.moderation.modlog.footer });
+		.setFooter({ text: t(SOURCE_LOCALE, 'moderators.modlog.footer') });
 }
 
 /** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
 export function viewReplyButton(viewPrefix: CustomIdPrefix, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(viewPrefix, flagId)).setLabel(messages.moderation.buttons.viewReply).setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(buildCustomId(viewPrefix, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.viewReply')).setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -69,7 +70,7 @@ export async function postFlagToModlog(
 	if (!modlogChannelId) return;
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
-		if (!channel?.isSendable()) throw new Error(messages.moderation.sendFailure.modlogNotSendable);
+		if (!channel?.isSendable()) throw new Error(t(SOURCE_LOCALE, 'moderators.sendFailure.modlogNotSendable'));
 		const posted = await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
 		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
 		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
@@ -109,11 +110,10 @@ export async function updateModlogPost(flag: FlagRecord, deps: { client: Client;
 /** A failed post to a channel in a moderator's words, from Discord's error code when there is one. */
 export function describeSendFailure(error: unknown): string {
 	const code = (error as { code?: unknown } | null)?.code;
-	const reasons = messages.moderation.sendFailure;
-	if (code === 10003) return reasons.channelGone;
-	if (code === 50001) return reasons.lostAccess;
-	if (code === 50013) return reasons.noPermission;
-	return error instanceof Error ? truncate(error.message, 200) : reasons.unknown;
+	if (code === 10003) return t(SOURCE_LOCALE, 'moderators.sendFailure.channelGone');
+	if (code === 50001) return t(SOURCE_LOCALE, 'moderators.sendFailure.lostAccess');
+	if (code === 50013) return t(SOURCE_LOCALE, 'moderators.sendFailure.noPermission');
+	return error instanceof Error ? truncate(error.message, 200) : t(SOURCE_LOCALE, 'moderators.sendFailure.unknown');
 }
 
 /** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */

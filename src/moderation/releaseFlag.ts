@@ -5,7 +5,8 @@ import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { describeSendFailure } from './modlog.js';
 import { answerMessages, type OutgoingMessage } from '../replies/answerMessages.js';
-import { messages } from '../answers/messages.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { sentence, t } from '../i18n/translate.js';
 import type { PermissionLookup } from '../discord/permissionLookup.js';
 import { missingPermissions, releaseNeeds } from './flagAccess.js';
 
@@ -34,7 +35,7 @@ interface ReleaseDeps {
  * happened; a later part that fails is logged and counted, not retried, so a second press never sends it twice.
  */
 export async function postRelease(flag: FlagRecord, deps: ReleaseDeps): Promise<ReleaseResult> {
-	if (flag.text === null) throw new VeilError({ code: 'release_erased', message: `flag ${flag.id} has no text`, userMessage: messages.moderation.releaseErased });
+	if (flag.text === null) throw new VeilError({ code: 'release_erased', message: `flag ${flag.id} has no text`, answer: sentence('moderators.releaseErased') });
 	return askedPrivately(flag) ? releasePrivately(flag, flag.text, deps) : releaseInChannel(flag, flag.text, deps);
 }
 
@@ -45,14 +46,14 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 		throw new VeilError({
 			code: 'release_forbidden',
 			message: `release of flag ${flag.id} refused: Veil lacks ${missing.join(', ')} in its channel`,
-			userMessage: messages.moderation.releaseFailed(flag.channelId, messages.moderation.veilLacks(missing)),
+			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason: sentence('moderators.veilLacks', { missing }) }),
 		});
 	}
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', messages.moderation.releasedHeader(replying ? undefined : flag.userId));
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', replying ? t(SOURCE_LOCALE, 'moderators.releasedHeader') : t(SOURCE_LOCALE, 'moderators.releasedHeaderFor', { userId: flag.userId }));
 	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
 		const channel = await deps.client.channels.fetch(flag.channelId, FETCH_TO_SEND);
-		if (!channel?.isSendable()) throw new Error(messages.moderation.sendFailure.channelNotSendable);
+		if (!channel?.isSendable()) throw new Error(t(SOURCE_LOCALE, 'moderators.sendFailure.channelNotSendable'));
 		return await sendParts(channel, parts, reply, flag, deps.log, false);
 	} catch (error) {
 		const reason = describeSendFailure(error);
@@ -60,14 +61,17 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 		throw new VeilError({
 			code: 'release_failed',
 			message: `release of flag ${flag.id} failed: ${reason}`,
-			userMessage: messages.moderation.releaseFailed(flag.channelId, reason),
+			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason }),
 			cause: error,
 		});
 	}
 }
 
 async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDeps): Promise<ReleaseResult> {
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', flag.outside ? messages.moderation.releasedOutsideHeader : messages.moderation.releasedPrivatelyHeader(flag.channelId));
+	const header = flag.outside
+		? t(SOURCE_LOCALE, 'moderators.releasedOutsideHeader')
+		: t(SOURCE_LOCALE, 'moderators.releasedPrivatelyHeader', { channelId: flag.channelId });
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', header);
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
 		return await sendParts(channel, parts, {}, flag, deps.log, true);
@@ -77,9 +81,9 @@ async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDep
 		throw new VeilError({
 			code: closed ? 'release_dms_closed' : 'release_dm_failed',
 			message: `private release of flag ${flag.id} failed${closed ? ': the member does not accept direct messages' : ''}`,
-			userMessage: closed
-				? messages.moderation.directMessagesClosed(flag.userId)
-				: messages.moderation.directMessageFailed(flag.userId, describeSendFailure(error)),
+			answer: closed
+				? sentence('moderators.directMessagesClosed', { userId: flag.userId })
+				: sentence('moderators.directMessageFailed', { userId: flag.userId, reason: describeSendFailure(error) }),
 			cause: error,
 		});
 	}

@@ -1,15 +1,16 @@
 import { AttachmentBuilder, type MessageMentionOptions } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
-import { messages } from '../answers/messages.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 
 /** Past this many messages' worth, the answer goes as one message plus the whole text as a file. */
 const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
 
-const CUT_SHORT_NOTE = `\n-# ${messages.ask.cutShort}`;
-const ATTACHED_NOTE = `\n-# ${messages.ask.attached(ATTACHMENT_NAME)}`;
-const EMPTY_ANSWER = messages.ask.emptyAnswer;
+const CUT_SHORT_NOTE = `\n-# ${t(SOURCE_LOCALE, 'members.ask.cutShort')}`;
+const ATTACHED_NOTE = `\n-# ${t(SOURCE_LOCALE, 'members.ask.attached', { fileName: ATTACHMENT_NAME })}`;
+const EMPTY_ANSWER = t(SOURCE_LOCALE, 'members.ask.emptyAnswer');
 
 export interface OutgoingMessage {
 	content: string;

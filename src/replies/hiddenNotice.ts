@@ -5,20 +5,25 @@ import { describeRatings, flaggedRatings, upstreamLabel } from './ratingLabels.j
 import type { OutgoingMessage } from './answerMessages.js';
 import { MESSAGE_LIMIT } from './splitReply.js';
 import { truncate } from './truncate.js';
-import { messages } from '../answers/messages.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { t, type MessageKey } from '../i18n/translate.js';
 
-const reasonText = messages.ask.hiddenReasons;
+const locale = SOURCE_LOCALE;
+const plainReason = (key: MessageKey) => () => t(locale, key);
 const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string>> = {
-	'no-candidate': () => reasonText['no-candidate'],
-	'prompt-ratings-missing': () => reasonText['prompt-ratings-missing'],
-	'reply-ratings-missing': () => reasonText['reply-ratings-missing'],
-	'category-missing': () => reasonText['category-missing'],
-	'category-duplicated': () => reasonText['category-duplicated'],
-	'unknown-category': () => reasonText['unknown-category'],
-	'block-reason': (verdict) => reasonText['block-reason'](upstreamLabel(verdict.blockReason ?? '')),
-	'finish-reason': (verdict) => reasonText['finish-reason'](verdict.finishReason === undefined ? undefined : upstreamLabel(verdict.finishReason)),
+	'no-candidate': plainReason('members.ask.hiddenReasons.no-candidate'),
+	'prompt-ratings-missing': plainReason('members.ask.hiddenReasons.prompt-ratings-missing'),
+	'reply-ratings-missing': plainReason('members.ask.hiddenReasons.reply-ratings-missing'),
+	'category-missing': plainReason('members.ask.hiddenReasons.category-missing'),
+	'category-duplicated': plainReason('members.ask.hiddenReasons.category-duplicated'),
+	'unknown-category': plainReason('members.ask.hiddenReasons.unknown-category'),
+	'block-reason': (verdict) => t(locale, 'members.ask.hiddenReasons.block-reason', { label: upstreamLabel(verdict.blockReason ?? '') }),
+	'finish-reason': (verdict) =>
+		verdict.finishReason === undefined
+			? t(locale, 'members.ask.hiddenReasons.finish-reason-none')
+			: t(locale, 'members.ask.hiddenReasons.finish-reason', { label: upstreamLabel(verdict.finishReason) }),
 	// The rule's name, never the keyword: the word is the moderators' business.
-	automod: (verdict) => reasonText.automod(escapeMarkdown(verdict.rule?.ruleName ?? '')),
+	automod: (verdict) => t(locale, 'members.ask.hiddenReasons.automod', { ruleName: escapeMarkdown(verdict.rule?.ruleName ?? '') }),
 };
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
@@ -30,20 +35,21 @@ function hiddenReasons(verdict: HiddenVerdict): string[] {
 	return [...ratings, ...others];
 }
 
+/** The notice's first line: hidden by the model's checks or a rule, and whether someone reviews it. */
+function headline(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none'): MessageKey {
+	if (reviewers === 'none') return 'members.ask.hidden.withheld';
+	if (verdict.rule) return flagId === undefined ? 'members.ask.hidden.byRuleNotKept' : 'members.ask.hidden.byRuleForServer';
+	if (flagId === undefined) return 'members.ask.hidden.notKept';
+	return reviewers === 'server' ? 'members.ask.hidden.forServer' : 'members.ask.hidden.forOperators';
+}
+
 /**
  * The member's answer when the reply is hidden: why, by category and probability, never the text. `reviewers`: who
  * reviews its flag (this server's moderators, Veil's operators), or `none` where nothing is kept (outside Veil's
  * servers without an operators' server).
  */
 export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none' = 'server'): OutgoingMessage {
-	const lines = [
-		reviewers === 'none'
-			? messages.ask.hiddenWithheld
-			: verdict.rule
-				? messages.ask.hiddenByRuleHeadline(flagId !== undefined)
-				: messages.ask.hiddenHeadline(flagId === undefined ? undefined : reviewers),
-		messages.ask.hiddenWhy(hiddenReasons(verdict)),
-	];
-	if (flagId) lines.push(`-# ${messages.ask.hiddenReference(flagId)}`);
+	const lines = [t(locale, headline(verdict, flagId, reviewers)), t(locale, 'members.ask.hidden.why', { reasons: hiddenReasons(verdict).join(' · ') })];
+	if (flagId) lines.push(`-# ${t(locale, 'members.ask.hidden.reference', { flagId })}`);
 	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT), allowedMentions: NO_MENTIONS };
 }

@@ -1,4 +1,4 @@
-import { messages } from '../answers/messages.js';
+import { sentence } from '../i18n/translate.js';
 import { VeilError } from '../answers/veilError.js';
 
 /**
@@ -14,7 +14,7 @@ export class StoreError extends VeilError {
 		super({
 			code: outcomeUnknown ? 'store_write_unconfirmed' : 'store_unavailable',
 			message,
-			userMessage: outcomeUnknown ? messages.storage.unconfirmedWrite : messages.storage.unavailable,
+			answer: sentence(outcomeUnknown ? 'members.storage.unconfirmedWrite' : 'members.storage.unavailable'),
 			cause: options?.cause,
 		});
 		this.outcomeUnknown = outcomeUnknown;

@@ -5,7 +5,7 @@ import { useHarness } from '../support/harness.js';
 import { followUpAnswer } from '../support/conversations.js';
 import { ADMIN_PERMISSIONS, runSubcommand } from '../support/moderation.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
-import { messages } from '../../src/answers/messages.js';
+import { t } from '../../src/i18n/translate.js';
 
 // Veil reached through members' own installs (SPEC §11): in a server that did not install it, in a DM, in a group DM.
 const harness = useHarness({ env: { ASK_MEMBER_PER_MINUTE: '0' } });
@@ -87,7 +87,7 @@ describe('/ask wherever the member is', () => {
 			expect(JSON.stringify(state)).not.toContain('a rude answer');
 			if (place.outside) {
 				// No OPERATOR_GUILD_ID here: nothing is kept, and the notice is only the member's.
-				expect(notice?.content).toContain(messages.ask.hiddenWithheld);
+				expect(notice?.content).toContain(t('en-US', 'members.ask.hidden.withheld'));
 				expect(notice?.content).not.toMatch(/Reference for moderators/);
 				expect(publicMessages(state)).toEqual([]);
 				expect(serverReads(from)).toEqual([]);
@@ -189,7 +189,7 @@ describe('Ask Veil on any message', () => {
 		const before = harness().upstream.requests.length;
 		const { picked } = await askVeil(target, 'unused');
 		expect(picked.ephemeral).toBe(true);
-		expect(picked.original?.content).toBe(messages.askVeil.noText);
+		expect(picked.original?.content).toBe(t('en-US', 'members.askVeil.noText'));
 		expect(harness().upstream.requests.length).toBe(before);
 	});
 });

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { messages } from '../../src/answers/messages.js';
-import { moderationMessages } from '../../src/answers/moderationMessages.js';
+import { t } from '../../src/i18n/translate.js';
 import { descendantsOf, isAlive, startSandboxProcess, type SandboxProcess } from '../support/sandboxProcess.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -44,7 +43,7 @@ describe('npm run sandbox', () => {
 			// /link through its dialog: /ask needs a linked account (REQUIRE_LINK defaults to true).
 			await runCommand(page, 'link');
 			const dialog = page.locator('dialog#modal');
-			await expect.poll(() => dialog.locator('#modal-title').textContent()).toMatch(messages.link.formTitle);
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toMatch(t('en-US', 'members.link.formTitle'));
 			await dialog.locator('input[name="email"]').fill('mia@example.com');
 			await dialog.locator('input[name="password"]').fill('sandbox');
 			await shot('link-dialog');
@@ -64,8 +63,8 @@ describe('npm run sandbox', () => {
 			await shot('answer');
 
 			// Follow up: a button that opens a form; the answer continues the conversation.
-			await page.locator('.message', { hasText: 'You asked: “What is a good name for a grey cat?”' }).getByRole('button', { name: messages.conversation.followUpButton }).click();
-			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(messages.conversation.formTitle);
+			await page.locator('.message', { hasText: 'You asked: “What is a good name for a grey cat?”' }).getByRole('button', { name: t('en-US', 'members.conversation.followUpButton') }).click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'members.conversation.formTitle'));
 			await dialog.locator('textarea, input').first().fill('Shorter, please');
 			await dialog.locator('#modal-submit').click();
 			await shown(page.locator('.message', { hasText: 'You asked: “Shorter, please”' }).filter({ hasText: 'turn 2 of our conversation' }));
@@ -87,16 +86,16 @@ describe('npm run sandbox', () => {
 			await page.locator('#person-select').selectOption('moderator');
 			await page.locator('.channel.news[data-channel="mod-log"]').waitFor();
 			await page.locator('.channel[data-channel="mod-log"]').click();
-			const post = page.locator('.message', { hasText: moderationMessages.modlog.title });
+			const post = page.locator('.message', { hasText: t('en-US', 'moderators.modlog.title') });
 			await shown(post);
 			await shot('modlog');
-			await post.getByRole('button', { name: moderationMessages.buttons.viewReply }).click();
-			const flag = page.locator('.message.ephemeral', { has: page.getByRole('button', { name: moderationMessages.buttons.release }) });
+			await post.getByRole('button', { name: t('en-US', 'moderators.buttons.viewReply') }).click();
+			const flag = page.locator('.message.ephemeral', { has: page.getByRole('button', { name: t('en-US', 'moderators.buttons.release') }) });
 			await shown(flag);
 			await shot('flag');
 			// Every decision opens a form for an optional reason (cases, issue 24).
-			await flag.getByRole('button', { name: moderationMessages.buttons.release }).click();
-			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(moderationMessages.decisionForm.title.released);
+			await flag.getByRole('button', { name: t('en-US', 'moderators.buttons.release') }).click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'moderators.decisionForm.title.released'));
 			await dialog.locator('textarea, input').first().fill('A false positive: nothing rude in it.');
 			await shot('release-reason');
 			await dialog.locator('#modal-submit').click();
@@ -112,7 +111,7 @@ describe('npm run sandbox', () => {
 			await question.hover();
 			await question.locator('.apps-button').click();
 			await page.getByRole('menuitem', { name: 'Ask Veil' }).click();
-			await expect.poll(() => dialog.locator('#modal-title').textContent()).toMatch(messages.askVeil.formTitle);
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toMatch(t('en-US', 'members.askVeil.formTitle'));
 			await dialog.locator('textarea, input').first().fill('Any shorter ideas?');
 			await shot('ask-veil-dialog');
 			await dialog.locator('#modal-submit').click();
@@ -149,7 +148,7 @@ describe('npm run sandbox', () => {
 
 		await call('api/model', { rating: { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', level: 'MEDIUM' }, delayMs: 0, failure: 'none' });
 		await ask('How do fireworks work?');
-		await shown((m) => m.usedBy?.name === 'Max' && m.content.startsWith(messages.ask.hiddenHeadline('server').slice(0, 30)));
+		await shown((m) => m.usedBy?.name === 'Max' && m.content.startsWith(t('en-US', 'members.ask.hidden.forServer').slice(0, 30)));
 		const rated = await exchangesOf('How do fireworks work?');
 		expect(rated.map((x) => x.status)).toEqual([200]);
 		expect(rated[0]?.answer?.candidates?.[0]?.safetyRatings).toContainEqual({ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM' });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginError } from '../../../src/accounts/loginError.js';
 import { LoginClient, type LoginClientOptions } from '../../../src/accounts/loginClient.js';
-import { loggable, rejectionOf } from '../../support/errorChecks.js';
+import { answerOf, loggable, rejectionOf } from '../../support/errorChecks.js';
 import { loginResponse, UpstreamStandIn, type LoginShape, type ScriptedAnswer } from '../../support/upstreamStandIn.js';
 import { startFloodServer } from '../../support/floodServer.js';
 
@@ -64,7 +64,7 @@ describe('LoginClient failures', () => {
 		standIn.scriptLogin({ status, json: { error: 'nope' } });
 		const error = await loginError(client().login('a@example.com', 'pw'));
 		expect(error.code).toBe('login_invalid_credentials');
-		expect(error.userMessage).toBe("That email and password weren't accepted. Your earlier link, if any, is unchanged.");
+		expect(answerOf(error)).toBe("That email and password weren't accepted. Your earlier link, if any, is unchanged.");
 	});
 
 	it('maps a wrong password to login_invalid_credentials', async () => {
@@ -86,7 +86,7 @@ describe('LoginClient failures', () => {
 		// An HTTP date has a one-second resolution and is read a moment later.
 		expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(seconds - 1);
 		expect(error.retryAfterSeconds).toBeLessThanOrEqual(seconds);
-		expect(error.userMessage).toBe(
+		expect(answerOf(error)).toBe(
 			`Too many login attempts. Please wait about ${error.retryAfterSeconds} second${error.retryAfterSeconds === 1 ? '' : 's'} and try again.`,
 		);
 	});
@@ -101,10 +101,10 @@ describe('LoginClient failures', () => {
 		standIn.setDefaultLogin(answer);
 		const error = await loginError(client({ timeoutMs: 200 }).login('a@example.com', 'pw'));
 		expect(error.code).toBe('login_unavailable');
-		expect(error.userMessage).toBe(
+		expect(answerOf(error)).toBe(
 			"The account service isn't answering right now; nothing was changed. Please try again later.",
 		);
-		expect(error.userMessage).not.toContain('stack trace');
+		expect(answerOf(error)).not.toContain('stack trace');
 		expect(standIn.requests).toHaveLength(1);
 	});
 
@@ -126,7 +126,7 @@ describe('LoginClient failures', () => {
 		standIn.scriptLogin(answer);
 		const error = await loginError(client().login('a@example.com', 'pw'));
 		expect(error.code).toBe('login_unreadable');
-		expect(error.userMessage).not.toMatch(/Welcome|no such page/);
+		expect(answerOf(error)).not.toMatch(/Welcome|no such page/);
 		expect(standIn.requests).toHaveLength(1);
 	});
 
@@ -140,7 +140,7 @@ describe('LoginClient failures', () => {
 		standIn.scriptLogin(answer);
 		const error = await loginError(client().login('a@example.com', 'pw'));
 		expect(error.code).toBe('login_unreadable');
-		expect(error.userMessage).toBe(
+		expect(answerOf(error)).toBe(
 			"The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
 		);
 	});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Admission } from '../../../src/admission/admission.js';
 import { AskInProgressError, DailyLimitError, LineFullError, MemberRateError, ServiceDownError } from '../../../src/admission/admissionErrors.js';
 import { UpstreamError } from '../../../src/generation/upstreamError.js';
+import { sentence } from '../../../src/i18n/translate.js';
 
 class MapCounter {
 	readonly counts = new Map<string, number>();
@@ -18,7 +19,7 @@ function admission(overrides: Partial<ConstructorParameters<typeof Admission>[0]
 	return { made, advance: (ms: number) => (now += ms) };
 }
 
-const down = () => new UpstreamError({ code: 'upstream_unavailable', message: 'm', userMessage: 'u', status: 503 });
+const down = () => new UpstreamError({ code: 'upstream_unavailable', message: 'm', answer: sentence('members.upstream.unavailable'), status: 503 });
 const signal = new AbortController().signal;
 
 describe('Admission', () => {
@@ -79,7 +80,7 @@ describe('Admission', () => {
 			await ask.callUpstream(result).catch(() => undefined);
 		};
 		for (let i = 0; i < 4; i++) await call(() => Promise.reject(down()));
-		await call(() => Promise.reject(new UpstreamError({ code: 'upstream_unavailable', message: 'm', userMessage: 'u', status: 429 })));
+		await call(() => Promise.reject(new UpstreamError({ code: 'upstream_unavailable', message: 'm', answer: sentence('members.upstream.unavailable'), status: 429 })));
 		for (let i = 0; i < 4; i++) await call(() => Promise.reject(down()));
 		expect(made.breaker.state).toBe('closed');
 		await call(() => Promise.reject(down()));

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, isServiceFailure, type Pass } from '../../../src/admission/circuitBreaker.js';
 import { UpstreamError } from '../../../src/generation/upstreamError.js';
+import { sentence } from '../../../src/i18n/translate.js';
 
 function clock() {
 	let now = 1_000_000;
@@ -139,7 +140,7 @@ describe('CircuitBreaker', () => {
 
 describe('isServiceFailure', () => {
 	const error = (status?: number, code: UpstreamError['code'] = 'upstream_unavailable') =>
-		new UpstreamError({ code, message: 'm', userMessage: 'u', status });
+		new UpstreamError({ code, message: 'm', answer: sentence('members.upstream.unavailable'), status });
 
 	it('counts 5xx, time-outs and network errors (no status), not 429, 4xx, unreadable bodies or other errors', () => {
 		expect(isServiceFailure(error(500))).toBe(true);

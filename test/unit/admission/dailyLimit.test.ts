@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DailyLimit, nextUtcMidnight, utcDay, type Counter } from '../../../src/admission/dailyLimit.js';
 import { DailyLimitError } from '../../../src/admission/admissionErrors.js';
+import { answerOf } from '../../support/errorChecks.js';
 
 class CountingCounter implements Counter {
 	readonly counts = new Map<string, number>();
@@ -47,7 +48,7 @@ describe('DailyLimit', () => {
 		const refusal = await limit.count(base).catch((error: unknown) => error);
 		expect(refusal).toBeInstanceOf(DailyLimitError);
 		expect((refusal as DailyLimitError).resetsAt).toBe(Date.UTC(2026, 10, 24));
-		expect((refusal as DailyLimitError).userMessage).toBe(
+		expect(answerOf(refusal as DailyLimitError)).toBe(
 			`You've reached this server's limit of 3 questions a day. It resets <t:${Date.UTC(2026, 10, 24) / 1000}:R>.`,
 		);
 	});

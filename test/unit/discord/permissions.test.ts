@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, PermissionsBitField, type RepliableInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/answers/veilError.js';
-import { messages } from '../../../src/answers/messages.js';
+import { t } from '../../../src/i18n/translate.js';
 import { requirePermission } from '../../../src/discord/permissions.js';
 
 // Only what requirePermission reads: where the interaction comes from and the permissions Discord sent with it.
@@ -27,6 +27,6 @@ describe('requirePermission', () => {
 	});
 
 	it('refuses outside a server', () => {
-		expect(() => requirePermission(interaction(null, null), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toThrow(messages.general.serversOnly);
+		expect(() => requirePermission(interaction(null, null), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toThrow(t('en-US', 'members.general.serversOnly'));
 	});
 });

@@ -3,7 +3,7 @@ import { UpstreamError } from '../../../src/generation/upstreamError.js';
 import { candidateText } from '../../../src/generation/generationResponse.js';
 import type { GenerationClientOptions } from '../../../src/generation/generationClient.js';
 import { useGenerationClient } from '../../support/generationClientFixture.js';
-import { loggable, rejectionOf } from '../../support/errorChecks.js';
+import { answerOf, loggable, rejectionOf } from '../../support/errorChecks.js';
 import { REAL_SERVICE_EXTRAS, ratingsWith, safeResponse } from '../../support/upstreamStandIn.js';
 
 const fixture = useGenerationClient();
@@ -89,7 +89,7 @@ describe('GenerationClient answers', () => {
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_invalid');
 		expect(error.status).toBe(200);
-		expect(error.userMessage).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
+		expect(answerOf(error)).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
 		expect(fixture.standIn.requests).toHaveLength(3);
 	});
 
@@ -108,7 +108,7 @@ describe('GenerationClient answers', () => {
 		fixture.standIn.setDefaultGeneration({ json: body });
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_invalid');
-		expect(error.userMessage).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
+		expect(answerOf(error)).toBe("The model's service sent an answer Veil couldn't read. Please try again.");
 		expect(error.message).toContain('over 1048576 bytes');
 		// One attempt, read no further than 1 MB: a body over the cap is never asked for again.
 		expect(fixture.standIn.requests).toHaveLength(1);
@@ -133,7 +133,7 @@ describe('GenerationClient answers', () => {
 		const error = await upstreamError(client().generate('hi', { credentials }));
 		expect(error.code).toBe('upstream_refused');
 		expect(error.status).toBe(401);
-		expect(error.userMessage).toBe("The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.");
+		expect(answerOf(error)).toBe("The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.");
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
@@ -141,7 +141,7 @@ describe('GenerationClient answers', () => {
 		const credentials = { accessToken: 'acc', sessionToken: 'ses\r\nX-Injected: 1' };
 		const error = await upstreamError(client().generate('hi', { credentials }));
 		expect(error.code).toBe('upstream_refused');
-		expect(error.userMessage).toContain('/link');
+		expect(answerOf(error)).toContain('/link');
 		expect(loggable(error)).not.toContain('X-Injected');
 		expect(fixture.standIn.requests).toHaveLength(0);
 	});
@@ -150,7 +150,7 @@ describe('GenerationClient answers', () => {
 		const error = await upstreamError(client({ apiKey: 'wrong-key' }).generate('hi'));
 		expect(error.code).toBe('upstream_refused');
 		expect(error.status).toBe(403);
-		expect(error.userMessage).not.toContain('/link');
+		expect(answerOf(error)).not.toContain('/link');
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
@@ -159,7 +159,7 @@ describe('GenerationClient answers', () => {
 		const error = await upstreamError(client().generate('hi'));
 		expect(error.code).toBe('upstream_rejected');
 		expect(error.status).toBe(400);
-		expect(error.userMessage).not.toContain('prompt too long');
+		expect(answerOf(error)).not.toContain('prompt too long');
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 });

@@ -4,7 +4,7 @@ import { UpstreamError } from '../../../src/generation/upstreamError.js';
 import { candidateText } from '../../../src/generation/generationResponse.js';
 import type { GenerationClientOptions } from '../../../src/generation/generationClient.js';
 import { useGenerationClient } from '../../support/generationClientFixture.js';
-import { rejectionOf } from '../../support/errorChecks.js';
+import { answerOf, rejectionOf } from '../../support/errorChecks.js';
 import { safeResponse } from '../../support/upstreamStandIn.js';
 
 const fixture = useGenerationClient();
@@ -53,7 +53,7 @@ describe('GenerationClient retries', () => {
 		expect(error.code).toBe('upstream_unavailable');
 		expect(error.status).toBe(503);
 		expect(error.kind).toBe('server_error');
-		expect(error.userMessage).toBe("The model's service isn't answering right now. Please try again in a minute.");
+		expect(answerOf(error)).toBe("The model's service isn't answering right now. Please try again in a minute.");
 		expect(fixture.standIn.requests).toHaveLength(3);
 	});
 

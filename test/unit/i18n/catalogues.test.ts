@@ -21,10 +21,13 @@ function leaves(tree: unknown, prefix = ''): Map<string, string> {
 	return found;
 }
 
-/** A sentence's keys grouped by base key (plural forms folded): `admission.waiting` → { one, other }. */
+/** Every sentence of a locale, members' and moderators' alike, as `t` finds them. */
+const sentenceTree = (locale: SupportedLocale) => ({ members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} });
+
+/** A sentence's keys grouped by base key (plural forms folded): `members.admission.waiting` → { one, other }. */
 function sentences(locale: SupportedLocale): Map<string, Map<string, string>> {
 	const grouped = new Map<string, Map<string, string>>();
-	for (const [path, value] of leaves(catalogues[locale].members)) {
+	for (const [path, value] of leaves(sentenceTree(locale))) {
 		const form = PLURAL.exec(path)?.[1] ?? '';
 		const base = path.replace(PLURAL, '');
 		grouped.set(base, (grouped.get(base) ?? new Map()).set(form, value));
@@ -70,8 +73,8 @@ describe('the catalogues', () => {
 	});
 
 	it.each(translated)('%s leaves no value empty or in English', (locale) => {
-		const english = new Map([...leaves(source.commands), ...leaves(source.members)]);
-		for (const [path, value] of [...leaves(catalogues[locale].commands), ...leaves(catalogues[locale].members)]) {
+		const english = new Map([...leaves(source.commands), ...leaves(sentenceTree(SOURCE_LOCALE))]);
+		for (const [path, value] of [...leaves(catalogues[locale].commands), ...leaves(sentenceTree(locale))]) {
 			expect(value.trim(), `${locale} ${path}`).not.toBe('');
 			const base = english.get(path) ?? english.get(path.replace(PLURAL, '_other'));
 			if (!SAME_AS_ENGLISH.has(value)) expect(value, `${locale} ${path} is still English`).not.toBe(base);

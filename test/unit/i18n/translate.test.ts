@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from '../../../src/answers/messages.js';
 import { resolveLocale, resolveServerLocale, SUPPORTED_LOCALES } from '../../../src/i18n/locales.js';
 import { t } from '../../../src/i18n/translate.js';
 
@@ -32,44 +31,46 @@ describe('resolveLocale', () => {
 
 describe('t', () => {
 	it('says in en-US what Veil said before it had catalogues', () => {
-		expect(t('en-US', 'admission.waitingNext')).toBe('Veil is busy: yours is next in line. Your answer will appear here.');
-		expect(t('en-US', 'admission.waiting', { count: 3 })).toBe('Veil is busy: 3 asks are ahead of yours. Your answer will appear here.');
-		for (const limit of [1, 5]) expect(t('en-US', 'admission.dailyLimit', { count: limit, resetsAt: '<t:1700000000:R>' })).toBe(messages.admission.dailyLimit(limit, '<t:1700000000:R>'));
-		expect(t('en-US', 'ask.linkFirst')).toMatch(/^\*\*Link your account first\.\*\* Veil asks the model with your own account of its service\. /);
-		expect(t('en-US', 'ask.linkButton')).toBe('Link account');
+		expect(t('en-US', 'members.admission.waitingNext')).toBe('Veil is busy: yours is next in line. Your answer will appear here.');
+		expect(t('en-US', 'members.admission.waiting', { count: 3 })).toBe('Veil is busy: 3 asks are ahead of yours. Your answer will appear here.');
+		for (const limit of [1, 5]) expect(t('en-US', 'members.admission.dailyLimit', { count: limit, resetsAt: '<t:1700000000:R>' })).toBe(
+			`You've reached this server's limit of ${limit} question${limit === 1 ? '' : 's'} a day. It resets <t:1700000000:R>.`,
+		);
+		expect(t('en-US', 'members.ask.linkFirst')).toMatch(/^\*\*Link your account first\.\*\* Veil asks the model with your own account of its service\. /);
+		expect(t('en-US', 'members.ask.linkButton')).toBe('Link account');
 	});
 
 	it('counts in English: one, other', () => {
-		expect(t('en-US', 'admission.waiting', { count: 1 })).toContain('1 ask is ahead');
-		expect(t('en-US', 'admission.waiting', { count: 2 })).toContain('2 asks are ahead');
+		expect(t('en-US', 'members.admission.waiting', { count: 1 })).toContain('1 ask is ahead');
+		expect(t('en-US', 'members.admission.waiting', { count: 2 })).toContain('2 asks are ahead');
 	});
 
 	it('counts in Polish: one, few (2–4, 22–24) and many (5–21, 25)', () => {
-		expect(t('pl', 'admission.waiting', { count: 1 })).toContain('czeka 1 pytanie.');
-		for (const few of [2, 3, 4, 22, 24]) expect(t('pl', 'admission.waiting', { count: few })).toContain(`czekają ${few} pytania.`);
-		for (const many of [5, 11, 12, 21, 25]) expect(t('pl', 'admission.waiting', { count: many })).toContain(`czeka ${many} pytań.`);
+		expect(t('pl', 'members.admission.waiting', { count: 1 })).toContain('czeka 1 pytanie.');
+		for (const few of [2, 3, 4, 22, 24]) expect(t('pl', 'members.admission.waiting', { count: few })).toContain(`czekają ${few} pytania.`);
+		for (const many of [5, 11, 12, 21, 25]) expect(t('pl', 'members.admission.waiting', { count: many })).toContain(`czeka ${many} pytań.`);
 	});
 
 	it('counts in Japanese with one form for every number', () => {
-		for (const count of [1, 2, 5]) expect(t('ja', 'admission.waiting', { count })).toBe(`Veilは混み合っています。あなたの前に${count}件の質問があります。回答はここに表示されます。`);
+		for (const count of [1, 2, 5]) expect(t('ja', 'members.admission.waiting', { count })).toBe(`Veilは混み合っています。あなたの前に${count}件の質問があります。回答はここに表示されます。`);
 	});
 
 	it('puts Discord markup and code in untouched', () => {
-		expect(t('de', 'admission.dailyLimit', { count: 3, resetsAt: '<t:1700000000:R>' })).toBe(
+		expect(t('de', 'members.admission.dailyLimit', { count: 3, resetsAt: '<t:1700000000:R>' })).toBe(
 			'Du hast das Limit dieses Servers von 3 Fragen pro Tag erreicht. Es wird <t:1700000000:R> zurückgesetzt.',
 		);
-		expect(t('fr', 'admission.dailyLimit', { count: 1, resetsAt: '<t:1:R> & "x"' })).toContain('<t:1:R> & "x"');
+		expect(t('fr', 'members.admission.dailyLimit', { count: 1, resetsAt: '<t:1:R> & "x"' })).toContain('<t:1:R> & "x"');
 	});
 
 	it('answers in German and keeps the markdown of the link-first answer', () => {
-		expect(t('de', 'ask.linkFirst')).toMatch(/^\*\*Verknüpfe zuerst dein Konto\.\*\* /);
-		expect(t('de', 'ask.linkButton')).toBe('Konto verknüpfen');
+		expect(t('de', 'members.ask.linkFirst')).toMatch(/^\*\*Verknüpfe zuerst dein Konto\.\*\* /);
+		expect(t('de', 'members.ask.linkButton')).toBe('Konto verknüpfen');
 	});
 
 	it('refuses a misspelled key at the type check', () => {
 		// @ts-expect-error: not a key of en-US's catalogue
-		expect(t('en-US', 'admission.waitng')).toBe('admission.waitng');
+		expect(t('en-US', 'members.admission.waitng')).toBe('members.admission.waitng');
 		// @ts-expect-error: a plural form is asked for by its base key
-		t('en-US', 'admission.waiting_one');
+		t('en-US', 'members.admission.waiting_one');
 	});
 });

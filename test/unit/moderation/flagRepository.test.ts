@@ -11,6 +11,7 @@ import type { Store } from '../../../src/storage/store.js';
 import { openStorage, openStore, openAtomicStore } from '../../../src/storage/openStorage.js';
 import type { AtomicStore } from '../../../src/storage/atomicStore.js';
 import { testRedisUrl } from '../../support/testRedis.js';
+import { answerOf } from '../../support/errorChecks.js';
 
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-flags-'));
@@ -317,7 +318,7 @@ describe('a decision whose claim reply never came (the store slow past its bound
 		const acted: string[] = [];
 		const failed = await flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, async () => void acted.push('posted')).catch((error: unknown) => error);
 		expect(failed).toBeInstanceOf(StoreError);
-		expect((failed as StoreError).userMessage).toMatch(/may not have been saved/);
+		expect(answerOf(failed as StoreError)).toMatch(/may not have been saved/);
 		expect(acted).toEqual([]);
 		expect((await flags.find(GUILD, flag.id))?.decision).toBeUndefined();
 
@@ -340,8 +341,8 @@ describe('a decision whose claim reply never came (the store slow past its bound
 		} }, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
 		const failed = await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '501' }).catch((error: unknown) => error);
-		expect((failed as StoreError).userMessage).toMatch(/storage isn't answering/);
-		expect((failed as StoreError).userMessage).not.toMatch(/may not have been saved/);
+		expect(answerOf(failed as StoreError)).toMatch(/storage isn't answering/);
+		expect(answerOf(failed as StoreError)).not.toMatch(/may not have been saved/);
 		const honest = new FlagRepository(store, atomic, 30, { current: KEY });
 		expect((await honest.decide(GUILD, flag.id, { kind: 'reviewed', by: '502' })).kind).toBe('decided');
 		await store.close();

@@ -12,7 +12,7 @@ import {
 } from '../../../src/moderation/flagViews.js';
 import { flagEmbed, missingModlogPermissions, viewReplyButton } from '../../../src/moderation/modlog.js';
 import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
-import { messages } from '../../../src/answers/messages.js';
+import { t } from '../../../src/i18n/translate.js';
 import { openFlag, sealFlag } from '../../../src/moderation/storedFlag.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 
@@ -172,10 +172,9 @@ describe('flagViewMessage', () => {
 
 describe('release header', () => {
 	it('marks the answer as released by a moderator, naming the member only without a notice', () => {
-		const releaseHeader = messages.moderation.releasedHeader;
-		expect(releaseHeader()).toContain('Released by a moderator');
-		expect(releaseHeader()).not.toContain('<@');
-		expect(releaseHeader('300000000000000001')).toContain('<@300000000000000001>');
+		expect(t('en-US', 'moderators.releasedHeader')).toContain('Released by a moderator');
+		expect(t('en-US', 'moderators.releasedHeader')).not.toContain('<@');
+		expect(t('en-US', 'moderators.releasedHeaderFor', { userId: '300000000000000001' })).toContain('<@300000000000000001>');
 	});
 });
 
