@@ -59,7 +59,7 @@ describe('mod-log', () => {
 		harness().discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: locked }]);
-		expect(refused.original?.content).toContain('Send Messages, Embed Links');
+		expect(refused.original?.content).toContain('it lacks Send Messages and Embed Links there');
 		expect(refused.original?.content).toContain('Nothing was changed');
 		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 
