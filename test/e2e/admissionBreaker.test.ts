@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -40,7 +41,7 @@ describe('the circuit breaker', () => {
 		await failFiveTimes();
 		const before = generationCount(harness());
 		const refused = await askAs(harness(), member, 'while down').waitForAnswer();
-		expect(refused.callbacks.map((c) => c.type)).toEqual([4]);
+		expect(refused.callbacks.map((c) => c.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 		expect(refused.ephemeral).toBe(true);
 		expect(refused.original?.content).toBe(DOWN);
 		expect(generationCount(harness())).toBe(before);

@@ -1,4 +1,4 @@
-import type { APIUser } from 'discord.js';
+import { type APIUser, ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type EmulatorMessage, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness, type Harness } from '../support/harness.js';
@@ -12,7 +12,7 @@ import { safeResponse } from '../support/upstreamStandIn.js';
 function askIn(harness: Harness, where: Where, prompt: string): Promise<InteractionState> {
 	const handle = harness.discord.slashCommand({
 		name: 'ask',
-		options: [{ type: 3, name: 'prompt', value: prompt }],
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
 		user: where.user,
 		guildId: where.guild.id,
 		memberPermissions: where.permissions,
@@ -35,7 +35,7 @@ function timestampIn(content: string | undefined): number {
 }
 
 function expectRefusedPrivately(state: InteractionState): void {
-	expect(state.callbacks.map((c) => c.type)).toEqual([4]);
+	expect(state.callbacks.map((c) => c.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 	expect(state.ephemeral).toBe(true);
 	expect(state.original?.allowed_mentions).toEqual({ parse: [] });
 }
@@ -53,7 +53,7 @@ describe('the daily limit', () => {
 		expect(shownBefore.ephemeral).toBe(true);
 		expect(shownBefore.original?.content).toMatch(/^Daily limit: \*\*none\*\*/);
 
-		const set = await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 3 }]);
+		const set = await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 3 }]);
 		expect(set.ephemeral).toBe(true);
 		expect(set.original?.content).toMatch(/^✅ Daily limit: \*\*3 questions\*\* per member a day/);
 		expect((await runSubcommand(harness(), admin, 'settings', 'limits')).original?.content).toMatch(/^Daily limit: \*\*3 questions\*\*/);
@@ -63,13 +63,13 @@ describe('the daily limit', () => {
 		expect((await runSubcommand(harness(), admin, 'settings', 'limits')).original?.content).toMatch(/^Daily limit: \*\*3 questions\*\*/);
 
 		const refused = await runSubcommand(harness(), { ...member, permissions: PLAIN_MEMBER_PERMISSIONS }, 'settings', 'limits', [
-			{ type: 4, name: 'asks_per_day', value: 100 },
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 100 },
 		]);
 		expect(refused.ephemeral).toBe(true);
 		expect(refused.original?.content).toMatch(/Manage Server/);
 		expect((await harness().bot.context.settings.get(guild.id)).asksPerDay).toBe(3);
 
-		const off = await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 0 }]);
+		const off = await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 0 }]);
 		expect(off.original?.content).toMatch(/^✅ Daily limit: \*\*off\*\*/);
 		expect((await harness().bot.context.settings.get(guild.id)).asksPerDay).toBeUndefined();
 	});
@@ -78,7 +78,7 @@ describe('the daily limit', () => {
 		const { guild, member } = freshServer(harness());
 		await harness().linkMember(member.user.id);
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 3 }]);
+		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 3 }]);
 
 		const first = await askIn(harness(), member, 'one');
 		expect(first.original?.content).toBe('Answer to: one');
@@ -101,7 +101,7 @@ describe('the daily limit', () => {
 		// Another server's count is its own.
 		const elsewhere = freshServer(harness());
 		await runSubcommand(harness(), { user: admin.user, guild: elsewhere.guild, permissions: ADMIN_PERMISSIONS }, 'settings', 'limits', [
-			{ type: 4, name: 'asks_per_day', value: 3 },
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 3 },
 		]);
 		expect((await askIn(harness(), { user: member.user, guild: elsewhere.guild }, 'elsewhere')).original?.content).toBe('Answer to: elsewhere');
 	});
@@ -110,7 +110,7 @@ describe('the daily limit', () => {
 		const { guild } = freshServer(harness());
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		await harness().linkMember(admin.user.id);
-		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 1 }]);
+		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 }]);
 		for (const prompt of ['a', 'b', 'c']) expect((await askIn(harness(), admin, prompt)).original?.content).toBe(`Answer to: ${prompt}`);
 	});
 
@@ -118,7 +118,7 @@ describe('the daily limit', () => {
 		const { guild, member } = freshServer(harness());
 		await harness().linkMember(member.user.id);
 		await runSubcommand(harness(), { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS }, 'settings', 'limits', [
-			{ type: 4, name: 'asks_per_day', value: 1 },
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 },
 		]);
 		expect((await askIn(harness(), member, 'before')).original?.content).toBe('Answer to: before');
 		await harness().restartBot();

@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -45,7 +46,7 @@ describe('the line', () => {
 
 		// Two wait: the next is turned away at once, only to the member, and costs the upstream nothing.
 		const turnedAway = await askAs(harness(), d, 'd').waitForAnswer();
-		expect(turnedAway.callbacks.map((c) => c.type)).toEqual([4]);
+		expect(turnedAway.callbacks.map((c) => c.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 		expect(turnedAway.ephemeral).toBe(true);
 		expect(turnedAway.original?.content).toBe('Veil is busy right now: too many questions are waiting. Please try again in a minute.');
 		expect(generationCount(harness())).toBe(before + 1);
@@ -102,7 +103,7 @@ describe('the line', () => {
 		await harness().upstream.waitForRequests(harness().upstream.requests.length + 1);
 		const before = generationCount(harness());
 		const second = await askAs(harness(), a, 'again').waitForAnswer();
-		expect(second.callbacks.map((c) => c.type)).toEqual([4]);
+		expect(second.callbacks.map((c) => c.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 		expect(second.ephemeral).toBe(true);
 		expect(second.original?.content).toBe('Veil is still answering your last question. Wait for that answer, then ask again.');
 		expect(generationCount(harness())).toBe(before);

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmulatorMessage, InteractionState } from '../../sandbox/discord/emulator.js';
 import { makeUser } from '../../sandbox/discord/emulator.js';
@@ -19,8 +20,8 @@ interface Prompt {
 }
 
 function ask(prompt: string, options: { private?: boolean; user?: typeof member } = {}) {
-	const raw: Array<{ type: number; name: string; value: string | boolean }> = [{ type: 3, name: 'prompt', value: prompt }];
-	if (options.private !== undefined) raw.push({ type: 5, name: 'private', value: options.private });
+	const raw: Array<{ type: number; name: string; value: string | boolean }> = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }];
+	if (options.private !== undefined) raw.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: options.private });
 	return harness().discord.slashCommand({ name: 'ask', options: raw, user: options.user ?? member });
 }
 
@@ -41,7 +42,7 @@ describe('/ask shows a safe answer', () => {
 	it('defers publicly, then edits in the text, and calls the upstream exactly as docs/upstream.md §1 says', async () => {
 		const before = harness().upstream.requests.length;
 		const state = await askAndWait('What is the capital of France?');
-		expect(state.callbacks[0]?.type).toBe(5);
+		expect(state.callbacks[0]?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
 		expect(state.ephemeral).toBe(false);
 		expect(state.original?.content).toBe('Answer to: What is the capital of France?');
 		expect(state.original?.allowed_mentions).toEqual({ parse: [] });
@@ -59,7 +60,7 @@ describe('/ask shows a safe answer', () => {
 
 	it('answers only the asker when private is set', async () => {
 		const state = await askAndWait('a secret question', undefined, { private: true });
-		expect(state.callbacks[0]?.type).toBe(5);
+		expect(state.callbacks[0]?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
 		expect(state.ephemeral).toBe(true);
 		expect(state.original?.content).toBe('Answer to: a secret question');
 	});
@@ -87,7 +88,7 @@ describe('/ask shows a safe answer', () => {
 		for (const message of messages) {
 			expect(message.content.length).toBeLessThanOrEqual(2000);
 			expect(message.allowed_mentions).toEqual({ parse: [] });
-			expect(message.flags & 64).toBe(0);
+			expect(message.flags & MessageFlags.Ephemeral).toBe(0);
 		}
 		expect(messages.map((m) => m.content).join(' ').replace(/\s+/g, ' ')).toBe(text.replace(/\s+/g, ' '));
 	});

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser, routeRateLimit } from '../../sandbox/discord/emulator.js';
 import { startHarness, useHarness, type Harness } from '../support/harness.js';
@@ -13,7 +14,7 @@ import type { Store } from '../../src/storage/store.js';
 import { testRedisUrl } from '../support/testRedis.js';
 
 function ask(harness: Harness, user: ReturnType<typeof makeUser>, prompt: string) {
-	return harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] });
+	return harness.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
 }
 
 /** Runs `change` on connections of its own to the bot's SQLite file, as another process of the deployment would. */
@@ -43,10 +44,10 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		const state = await handle.waitFor((current) => current.followUps.length > 0);
 		const notice = state.followUps.at(-1);
 		expect(notice?.content).toMatch(/link/i);
-		expect((notice?.flags ?? 0) & 64).toBe(64);
+		expect((notice?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 		const left = harness()
 			.discord.channelMessages(harness().discord.defaultChannelId, { all: true })
-			.filter((message) => message.interactionId === handle.id && !message.deleted && (message.flags & 64) === 0);
+			.filter((message) => message.interactionId === handle.id && !message.deleted && (message.flags & MessageFlags.Ephemeral) === 0);
 		expect(left).toEqual([]);
 		expect(harness().upstream.requests.filter((request) => JSON.stringify(request.json ?? '').includes('second'))).toEqual([]);
 	});
@@ -56,7 +57,7 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		await harness().linkMember(member.id);
 		const handle = ask(harness(), member, 'early');
 		const state = await handle.waitForAnswer();
-		expect(state.callbacks.map((callback) => callback.type)).toEqual([5]);
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
 		expect(state.ephemeral).toBe(false);
 		expect(state.original?.content).toBe('Answer to: early');
 	});
@@ -115,15 +116,15 @@ describe('a member Veil has seen linked, in a server whose daily limit another p
 		});
 		const generations = harness().upstream.requests.length;
 
-		const handle = harness().discord.slashCommand({ name: 'ask', user: member.user, guildId: guild.id, options: [{ type: 3, name: 'prompt', value: 'one too many' }] });
+		const handle = harness().discord.slashCommand({ name: 'ask', user: member.user, guildId: guild.id, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'one too many' }] });
 		const state = await handle.waitFor((current) => current.followUps.length > 0);
-		expect(state.callbacks.map((callback) => callback.type)).toEqual([5]);
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
 		const notice = state.followUps.at(-1);
 		expect(notice?.content).toMatch(/limit of 1 question a day/);
-		expect((notice?.flags ?? 0) & 64).toBe(64);
+		expect((notice?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 		const left = harness()
 			.discord.channelMessages(guild.channels[0]?.id ?? '', { all: true })
-			.filter((message) => message.interactionId === handle.id && !message.deleted && (message.flags & 64) === 0);
+			.filter((message) => message.interactionId === handle.id && !message.deleted && (message.flags & MessageFlags.Ephemeral) === 0);
 		expect(left).toEqual([]);
 		expect(harness().upstream.requests.length).toBe(generations);
 	});
@@ -153,7 +154,7 @@ describe('the acknowledgement of a member Veil has seen linked (Redis behind a p
 		try {
 			// With the store silent (its bound is 1 s, then a plain error answer), the ask is deferred all the same.
 			const deferred = await handle.waitFor((state) => state.callbacks.length > 0);
-			expect(deferred.callbacks[0]?.type).toBe(5);
+			expect(deferred.callbacks[0]?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
 			expect(harness.upstream.requests.filter((request) => request.endpoint === 'generate')).toHaveLength(1);
 		} finally {
 			proxy.resume();

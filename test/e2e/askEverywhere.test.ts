@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { APIApplicationCommandInteractionDataOption, APIUser } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import { isAnswered, makeUser, type ChannelModel, type InteractionHandle, type EmulatorMessage, type GuildModel, type InteractionOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { followUpAnswer } from '../support/conversations.js';
@@ -33,8 +33,8 @@ const places: Record<string, { outside: boolean; where: () => InteractionOptions
 };
 
 function ask(prompt: string, where: InteractionOptions, options: { private?: boolean; user?: APIUser } = {}) {
-	const raw: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: prompt }];
-	if (options.private !== undefined) raw.push({ type: 5, name: 'private', value: options.private });
+	const raw: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }];
+	if (options.private !== undefined) raw.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: options.private });
 	return harness().discord.slashCommand({ name: 'ask', options: raw, user: options.user ?? member, ...where });
 }
 
@@ -49,7 +49,7 @@ function finalAnswer(handle: InteractionHandle): Promise<InteractionState> {
 /** Every message of this interaction anyone but the member could see: not ephemeral, not deleted. */
 function publicMessages(state: InteractionState): EmulatorMessage[] {
 	const all = [state.original, ...state.followUps].filter((message): message is EmulatorMessage => message !== undefined);
-	return [...new Map(all.map((message) => [message.id, message])).values()].filter((message) => !message.deleted && (message.flags & 64) === 0);
+	return [...new Map(all.map((message) => [message.id, message])).values()].filter((message) => !message.deleted && (message.flags & MessageFlags.Ephemeral) === 0);
 }
 
 /** The guild and channel routes the bot called since request number `from`. */
@@ -136,7 +136,7 @@ describe("a member's own install inside a server with Veil", () => {
 	it("is moderated and limited by that server: its daily limit, its flags, its public notice", async () => {
 		const guild = harness().discord.addGuild({ name: 'Veil home' });
 		const admin = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 1 }]);
+		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 }]);
 		const both = { guildId: guild.id, installs: ['guild', 'user'] as const };
 		harness().upstream.scriptGeneration(unsafe('held back'));
 		const hidden = await ask('first ask', both).waitForAnswer(10_000);

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type InteractionHandle } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 
 function ask(user: ReturnType<typeof makeUser>, prompt: string, locale: string): InteractionHandle {
-	return harness().discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: prompt }], user, locale });
+	return harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }], user, locale });
 }
 
 describe('/ask in the member\'s language', () => {

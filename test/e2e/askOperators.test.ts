@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, ApplicationCommandOptionType, MessageFlags, OverwriteType, PermissionFlagsBits } from 'discord.js';
 import { isAnswered, makeUser, type GuildModel, type InteractionHandle, type InteractionOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { ADMIN_PERMISSIONS, click, lastWords, listLines, MODERATOR_PERMISSIONS, readable, runSubcommand, viewFlag, type Where } from '../support/moderation.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 	await harness().restartBot({ OPERATOR_GUILD_ID: operators.id });
 	await harness().linkMember(member.id);
 	const admin = { user: makeUser('admin'), guild: operators, permissions: ADMIN_PERMISSIONS };
-	await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+	await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
 	moderator = { user: makeUser('operator'), guild: operators, permissions: MODERATOR_PERMISSIONS };
 });
 
@@ -42,10 +42,10 @@ async function modlogPostOf(flagId: string) {
 /** A hidden answer asked `where`, and the id of the flag its notice names. */
 async function hiddenAsk(prompt: string, text: string, where: InteractionOptions): Promise<{ state: InteractionState; flagId: string }> {
 	harness().upstream.scriptGeneration(unsafe(text));
-	const options: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: prompt }];
+	const options: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }];
 	const state = await finalAnswer(harness().discord.slashCommand({ name: 'ask', options, user: member, ...where }));
 	const notice = [state.original, ...state.followUps].filter((message) => message && !message.deleted).at(-1);
-	expect((notice?.flags ?? 0) & 64).toBe(64);
+	expect((notice?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 	expect(notice?.content).toContain("for Veil's operators to review");
 	const flagId = /Reference for moderators: `([a-z0-9]+)`/.exec(notice?.content ?? '')?.[1];
 	if (!flagId) throw new Error(`no reference in ${notice?.content}`);
@@ -89,7 +89,7 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		const released = await click(harness(), moderator, `flagged:release:${flagId}`);
 		expect(released.original?.content).toContain('Released');
 		expect(harness().discord.directMessages(member.id).map((m) => m.content).join('\n')).toContain('HELD-IN-STRICT');
-		expect(harness().discord.channelMessages(strict.channels[0]?.id as string, { all: true }).filter((m) => !m.deleted && (m.flags & 64) === 0)).toEqual([]);
+		expect(harness().discord.channelMessages(strict.channels[0]?.id as string, { all: true }).filter((m) => !m.deleted && (m.flags & MessageFlags.Ephemeral) === 0)).toEqual([]);
 	});
 
 	it('tells the moderator when the member takes no direct messages (50007), and keeps the flag pending', async () => {
@@ -110,7 +110,7 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		const outsider = { user: makeUser('channel-moderator'), guild: operators, permissions: MODERATOR_PERMISSIONS };
 		// Manage Messages server-wide, but the mod-log channel is closed to them.
 		await runSubcommand(harness(), outsider, 'flagged', 'list');
-		harness().discord.setChannelOverwrites(modlogId, [{ id: outsider.user.id, type: 1, allow: 0n, deny: PermissionFlagsBits.ViewChannel }]);
+		harness().discord.setChannelOverwrites(modlogId, [{ id: outsider.user.id, type: OverwriteType.Member, allow: 0n, deny: PermissionFlagsBits.ViewChannel }]);
 		const view = await viewFlag(harness(), outsider, flagId);
 		expect(readable(view)).toContain('No flag with that id');
 		expect(readable(view)).not.toContain('HELD-AGAIN');

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -16,7 +17,7 @@ describe('the path of an ask', () => {
 			return { json: safeResponse('answered after the deferral') };
 		});
 		const state = await discord
-			.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: 3, name: 'prompt', value: 'quick' }] })
+			.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'quick' }] })
 			.waitForAnswer(10_000);
 		expect(state.original?.content).toBe('answered after the deferral');
 		expect(deferralAnsweredWhenAsked).toBe(true);

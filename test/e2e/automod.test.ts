@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, Routes, type APIApplicationCommandInteractionDataOption, type APIUser } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType, AutoModerationActionType, AutoModerationRuleEventType, AutoModerationRuleKeywordPresetType, AutoModerationRuleTriggerType, GatewayIntentBits, MessageFlags, PermissionFlagsBits, Routes } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BOT_PERMISSIONS, makeUser, type AutomodRuleOptions, type GuildModel } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -44,12 +44,12 @@ interface Asked {
 /** `/ask prompt` in `channelId` of `guild`, as `user`; returns what the member saw and whether the model was asked. */
 async function ask(guild: GuildModel, prompt: string, where: { channelId?: string; user?: APIUser } = {}): Promise<Asked> {
 	const before = harness().upstream.requests.length;
-	const options: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: prompt }];
+	const options: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }];
 	const handle = harness().discord.slashCommand({ name: 'ask', options, user: where.user ?? member, guildId: guild.id, channelId: where.channelId });
 	const state = await settled(harness(), handle);
 	const upstreamCalls = generationRequestsSince(harness(), before).length;
 	const last = state.followUps.at(-1);
-	if (last && (last.flags & 64) !== 0) return { told: last.content, privately: true, upstreamCalls };
+	if (last && (last.flags & MessageFlags.Ephemeral) !== 0) return { told: last.content, privately: true, upstreamCalls };
 	return { told: state.original?.content ?? '', privately: state.ephemeral, upstreamCalls };
 }
 
@@ -62,15 +62,15 @@ describe('a keyword rule on the prompt', () => {
 			guild.id,
 			keywordRule(['banana'], {
 				actions: [
-					{ type: 1, metadata: { custom_message: 'Fruit talk is not allowed here.' } },
-					{ type: 2, metadata: { channel_id: alerts } },
+					{ type: AutoModerationActionType.BlockMessage, metadata: { custom_message: 'Fruit talk is not allowed here.' } },
+					{ type: AutoModerationActionType.SendAlertMessage, metadata: { channel_id: alerts } },
 				],
 			}),
 		);
 		const refused = await ask(guild, 'tell me about the Banana republic');
 		expect(refused).toEqual({ told: 'Fruit talk is not allowed here.', privately: true, upstreamCalls: 0 });
 		// No public "thinking…" is left behind.
-		const left = harness().discord.channelMessages(guild.channels[0]!.id).filter((message) => (message.flags & 64) === 0);
+		const left = harness().discord.channelMessages(guild.channels[0]!.id).filter((message) => (message.flags & MessageFlags.Ephemeral) === 0);
 		expect(left).toEqual([]);
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(alerts).length === 1, 'the alert');
 		const [alert] = harness().discord.channelMessages(alerts);
@@ -91,7 +91,7 @@ describe('a keyword rule on the prompt', () => {
 
 	it('answers when the rule only alerts, and still posts the alert', async () => {
 		const { guild, alerts } = server();
-		harness().discord.createAutomodRule(guild.id, keywordRule(['kiwi'], { name: 'Watch kiwis', actions: [{ type: 2, metadata: { channel_id: alerts } }] }));
+		harness().discord.createAutomodRule(guild.id, keywordRule(['kiwi'], { name: 'Watch kiwis', actions: [{ type: AutoModerationActionType.SendAlertMessage, metadata: { channel_id: alerts } }] }));
 		const asked = await ask(guild, 'is a kiwi a bird?');
 		expect(asked.upstreamCalls).toBe(1);
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(alerts).length === 1, 'the alert');
@@ -147,8 +147,8 @@ describe('a keyword rule on the prompt', () => {
 	it('leaves out rules Veil does not apply: disabled, another trigger or event', async () => {
 		const { guild } = server();
 		harness().discord.createAutomodRule(guild.id, keywordRule(['plum'], { enabled: false }));
-		harness().discord.createAutomodRule(guild.id, { name: 'Presets', trigger_type: 4, trigger_metadata: { presets: [1] } });
-		harness().discord.createAutomodRule(guild.id, keywordRule(['plum'], { event_type: 2 }));
+		harness().discord.createAutomodRule(guild.id, { name: 'Presets', trigger_type: AutoModerationRuleTriggerType.KeywordPreset, trigger_metadata: { presets: [AutoModerationRuleKeywordPresetType.Profanity] } });
+		harness().discord.createAutomodRule(guild.id, keywordRule(['plum'], { event_type: AutoModerationRuleEventType.MemberUpdate }));
 		expect((await ask(guild, 'plum')).told).toBe('Answer to: plum');
 	});
 });
@@ -189,7 +189,7 @@ describe('keeping the rules fresh', () => {
 	});
 
 	it('identifies with the Auto Moderation Configuration intent', () => {
-		expect(harness().discord.identifies.at(-1)?.intents).toBe(1 << 20);
+		expect(harness().discord.identifies.at(-1)?.intents).toBe(GatewayIntentBits.AutoModerationConfiguration);
 	});
 });
 

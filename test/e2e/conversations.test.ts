@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -73,7 +74,7 @@ describe('Follow up', () => {
 	it('puts the button on the last message of an answer split in several', async () => {
 		const paragraphs = Array.from({ length: 3 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(300).trim()}`).join('\n\n');
 		harness().upstream.scriptGeneration({ json: safeResponse(paragraphs) });
-		const handle = harness().discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'essay' }], user: asker });
+		const handle = harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'essay' }], user: asker });
 		const state = await handle.waitFor((s) => answerMessages(s).length >= 3 && s.originalEdits > 0, 10_000);
 		const messages = answerMessages(state);
 		expect(messages.slice(0, -1).flatMap(buttonsOf)).toEqual([]);
@@ -138,7 +139,7 @@ describe('Follow up', () => {
 		const first = await ask(harness(), asker, 'a private question', { private: true });
 		expect(first.ephemeral).toBe(true);
 		const second = await followUpAnswer(harness(), first, asker, 'a private follow-up');
-		expect(second.callbacks[0]).toMatchObject({ type: 5, data: { flags: 64 } });
+		expect(second.callbacks[0]).toMatchObject({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } });
 		expect(second.ephemeral).toBe(true);
 		expect(second.original?.content).toBe('Answer to: a private follow-up');
 		const third = await followUpAnswer(harness(), second, asker, 'and again');

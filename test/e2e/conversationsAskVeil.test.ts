@@ -1,4 +1,4 @@
-import type { APIUser } from 'discord.js';
+import { type APIUser, GatewayIntentBits } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type EmulatorMessage, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -153,9 +153,8 @@ describe('Ask Veil', () => {
 	});
 
 	it("needs no privileged intent: the bot identifies without Message Content, and never fetches the message", () => {
-		const MESSAGE_CONTENT = 1 << 15;
 		expect(harness().discord.identifies.length).toBeGreaterThan(0);
-		for (const identify of harness().discord.identifies) expect(Number(identify.intents) & MESSAGE_CONTENT).toBe(0);
+		for (const identify of harness().discord.identifies) expect(Number(identify.intents) & GatewayIntentBits.MessageContent).toBe(0);
 		expect(harness().discord.requests.filter((request) => request.method === 'GET' && /\/channels\/\d+\/messages/.test(request.path))).toEqual([]);
 	});
 });

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 describe('a Follow up pressed the moment its answer appears', () => {
 	it('opens the form, never answering that the conversation has expired', async () => {
 		const { discord } = harness();
-		const handle = discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'a quick one' }], user: asker });
+		const handle = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'a quick one' }], user: asker });
 		// The press goes out as soon as the local Discord holds the edit with the button, before the bot hears back.
 		const shown = await handle.waitFor((state) => buttonsOf(answerMessages(state).at(-1)).some((id) => id.startsWith('ask:followup:')), 10_000);
 		const message = answerMessages(shown).at(-1);

@@ -1,4 +1,4 @@
-import { Routes } from 'discord.js';
+import { ApplicationCommandOptionType, Routes } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser, routeRateLimit, type RecordedRequest } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -9,7 +9,7 @@ import { safeResponse } from '../support/upstreamStandIn.js';
 const harness = useHarness({ env: { REQUIRE_LINK: 'false', ASK_CONCURRENCY: '500' } });
 
 function ask(prompt: string) {
-	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: 3, name: 'prompt', value: prompt }] });
+	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
 }
 
 /** The log lines Veil wrote for a wait on a rate limit since `from`, parsed. */

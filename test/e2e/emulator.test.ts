@@ -1,26 +1,5 @@
 import { once } from 'node:events';
-import {
-	ActionRowBuilder,
-	AttachmentBuilder,
-	ButtonBuilder,
-	ButtonStyle,
-	ChannelType,
-	Client,
-	DiscordAPIError,
-	DiscordjsError,
-	DiscordjsErrorCodes,
-	Events,
-	GatewayIntentBits,
-	LabelBuilder,
-	MessageFlags,
-	ModalBuilder,
-	PermissionFlagsBits,
-	Routes,
-	TextInputBuilder,
-	TextInputStyle,
-	type Interaction,
-	type TextChannel,
-} from 'discord.js';
+import { ActionRowBuilder, ApplicationCommandOptionType, AttachmentBuilder, ButtonBuilder, ButtonStyle, ChannelType, Client, ComponentType, DiscordAPIError, DiscordjsError, DiscordjsErrorCodes, Events, GatewayIntentBits, GatewayOpcodes, type Interaction, InteractionResponseType, LabelBuilder, MessageFlags, ModalBuilder, OverwriteType, PermissionFlagsBits, Routes, type TextChannel, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser, type DiscordEmulatorOptions } from '../../sandbox/discord/emulator.js';
@@ -97,9 +76,9 @@ describe('discord emulator with a real discord.js client', () => {
 				await interaction.reply({ content });
 			}
 		};
-		const quiet = emulator.slashCommand({ name: 'quiet', options: [{ type: 3, name: 'prompt', value: 'hi' }] });
+		const quiet = emulator.slashCommand({ name: 'quiet', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] });
 		const state = await quiet.waitForAnswer();
-		expect(state.callbacks.map((c) => c.type)).toEqual([4]);
+		expect(state.callbacks.map((c) => c.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 		expect(state.callbacks[0]?.data.allowed_mentions).toEqual({ parse: [] });
 		expect(state.original?.content).toBe(`<@${emulator.defaultUser.id}> asked: hi`);
 		expect(state.original?.allowed_mentions).toEqual({ parse: [] });
@@ -111,7 +90,7 @@ describe('discord emulator with a real discord.js client', () => {
 		await emulator.waitUntil(() => seen.length === 2, 'the handler to read the callback response');
 		expect(seen).toEqual(['hi', state.original?.content]);
 
-		const loud = await emulator.slashCommand({ name: 'loud', options: [{ type: 3, name: 'prompt', value: 'yo' }] }).waitForAnswer();
+		const loud = await emulator.slashCommand({ name: 'loud', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'yo' }] }).waitForAnswer();
 		expect(loud.original?.mentions.map((u) => u.id)).toEqual([emulator.defaultUser.id]);
 		expect(emulator.requests.find((r) => r.path.endsWith('/callback') && r.query.get('with_response') === 'false')).toBeDefined();
 	});
@@ -119,7 +98,7 @@ describe('discord emulator with a real discord.js client', () => {
 	it('resolves USER and CHANNEL options, uses registered command ids, and honours memberPermissions', async () => {
 		const c = await connect();
 		const [registered] = await c.application!.commands.set(
-			[{ name: 'inspect', description: 'Inspect', options: [{ type: 6, name: 'target', description: 'who' }] }],
+			[{ name: 'inspect', description: 'Inspect', options: [{ type: ApplicationCommandOptionType.User, name: 'target', description: 'who' }] }],
 			emulator.defaultGuild.id,
 		).then((set) => [...set.values()]);
 		expect(emulator.registeredCommands({ guildId: emulator.defaultGuild.id }).map((cmd) => cmd.name)).toEqual(['inspect']);
@@ -135,8 +114,8 @@ describe('discord emulator with a real discord.js client', () => {
 			});
 		};
 		const options = [
-			{ type: 6, name: 'target', value: target.id },
-			{ type: 7, name: 'where', value: emulator.defaultChannelId },
+			{ type: ApplicationCommandOptionType.User, name: 'target', value: target.id },
+			{ type: ApplicationCommandOptionType.Channel, name: 'where', value: emulator.defaultChannelId },
 		] as const;
 		const plain = await emulator.slashCommand({ name: 'inspect', options: [...options] }).waitForAnswer();
 		expect(plain.original?.content).toBe(`${registered?.id}|target|general|false|true`);
@@ -162,7 +141,7 @@ describe('discord emulator with a real discord.js client', () => {
 		};
 		const handle = emulator.slashCommand({ name: 'ask' });
 		const deferred = await handle.waitFor((s) => s.callbacks.length === 1);
-		expect(deferred.callbacks[0]?.type).toBe(5);
+		expect(deferred.callbacks[0]?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
 		expect(deferred.original?.deferred).toBe(true);
 		expect(deferred.original?.content).toBe('');
 		expect(deferred.ephemeral).toBe(true);
@@ -174,7 +153,7 @@ describe('discord emulator with a real discord.js client', () => {
 		expect(answered.original?.content).toBe('done');
 		expect(answered.original?.deferred).toBe(false);
 		expect(answered.ephemeral).toBe(true);
-		expect((answered.original?.flags ?? 0) & 128).toBe(0);
+		expect((answered.original?.flags ?? 0) & MessageFlags.Loading).toBe(0);
 		const patch = emulator.requests.find((r) => r.method === 'PATCH');
 		expect(patch?.path).toBe(`/webhooks/${emulator.applicationId}/${handle.token}/messages/@original`);
 		expect(patch?.headers.authorization).toBeUndefined();
@@ -188,7 +167,7 @@ describe('discord emulator with a real discord.js client', () => {
 			await interaction.deferReply();
 			await interaction.editReply({ content: `answer to ${interaction.options.getString('prompt')}`, allowedMentions: { parse: [] } });
 		};
-		const first = emulator.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'one' }] });
+		const first = emulator.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'one' }] });
 		await first.waitForAnswer();
 		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true }).map((m) => m.content)).toEqual(['answer to one']);
 
@@ -197,7 +176,7 @@ describe('discord emulator with a real discord.js client', () => {
 		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true })).toEqual([]);
 		await expect(client?.rest.patch(Routes.webhookMessage(emulator.applicationId, first.token, '@original'), { body: { content: 'late' }, auth: false })).rejects.toThrow(/Unknown/);
 
-		const second = emulator.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'two' }] });
+		const second = emulator.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'two' }] });
 		expect((await second.waitForAnswer()).original?.content).toBe('answer to two');
 		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true }).map((m) => m.content)).toEqual(['answer to two']);
 	});
@@ -251,12 +230,12 @@ describe('discord emulator with a real discord.js client', () => {
 			}
 		};
 		const command = await emulator.slashCommand({ name: 'link' }).waitForAnswer();
-		expect(command.callbacks[0]?.type).toBe(9);
+		expect(command.callbacks[0]?.type).toBe(InteractionResponseType.Modal);
 		expect(command.modal?.custom_id).toBe('link-modal');
-		expect(command.modal?.components[0]?.type).toBe(18);
+		expect(command.modal?.components[0]?.type).toBe(ComponentType.Label);
 		expect(() => emulator.modalSubmit({ customId: 'link-modal', fields: { password: 'x' } })).toThrow(/no input password/);
 		const submit = emulator.modalSubmit({ customId: 'link-modal', fields: { email: 'a@example.com' } });
-		expect((submit.payload.data as { components: Array<{ type: number }> }).components[0]?.type).toBe(18);
+		expect((submit.payload.data as { components: Array<{ type: number }> }).components[0]?.type).toBe(ComponentType.Label);
 		const answered = await submit.waitForAnswer();
 		expect(answered.original?.content).toBe('got a@example.com');
 		expect(answered.ephemeral).toBe(true);
@@ -278,7 +257,7 @@ describe('discord emulator with a real discord.js client', () => {
 		const press = emulator.button({ customId: 'menu:next' });
 		expect((press.payload.message as { id: string }).id).toBe(command.original?.id);
 		const pressed = await press.waitForAnswer();
-		expect(pressed.callbacks.map((c) => c.type)).toEqual([7]);
+		expect(pressed.callbacks.map((c) => c.type)).toEqual([InteractionResponseType.UpdateMessage]);
 		expect(pressed.original?.id).toBe(command.original?.id);
 		expect(pressed.original?.content).toBe('page 2 after page 1');
 		expect(pressed.original?.components).toEqual([]);
@@ -308,7 +287,7 @@ describe('discord emulator with a real discord.js client', () => {
 		expect(emulator.requests.filter((r) => r.path.endsWith('/messages') && r.status === 500)).toHaveLength(1);
 
 		emulator.setChannelOverwrites(emulator.defaultChannelId, [
-			{ id: emulator.defaultGuild.botRoleId, type: 0, allow: '0', deny: PermissionFlagsBits.SendMessages.toString() },
+			{ id: emulator.defaultGuild.botRoleId, type: OverwriteType.Role, allow: '0', deny: PermissionFlagsBits.SendMessages.toString() },
 		]);
 		await emulator.waitUntil(
 			() => channel.permissionsFor(c.user!)?.has(PermissionFlagsBits.SendMessages) === false,
@@ -332,8 +311,8 @@ describe('discord emulator with a real discord.js client', () => {
 
 		const ws = new WebSocket(`${emulator.gatewayUrl}/?v=10&encoding=json`);
 		const hello = await once(ws, 'message');
-		expect(JSON.parse(String(hello[0]))).toMatchObject({ op: 10, d: { heartbeat_interval: 41_250 } });
-		ws.send(JSON.stringify({ op: 2, d: { token: 'wrong', intents: 1, properties: {} } }));
+		expect(JSON.parse(String(hello[0]))).toMatchObject({ op: GatewayOpcodes.Hello, d: { heartbeat_interval: 41_250 } });
+		ws.send(JSON.stringify({ op: GatewayOpcodes.Identify, d: { token: 'wrong', intents: GatewayIntentBits.Guilds, properties: {} } }));
 		const [code] = (await once(ws, 'close')) as [number];
 		expect(code).toBe(4004);
 
@@ -378,7 +357,7 @@ describe('discord emulator with a real discord.js client', () => {
 				['1', 'nope'],
 			]) {
 				await c.rest
-					.post(Routes.interactionCallback(id!, token!), { body: { type: 4, data: { content: 'second' } }, auth: false })
+					.post(Routes.interactionCallback(id!, token!), { body: { type: InteractionResponseType.ChannelMessageWithSource, data: { content: 'second' } }, auth: false })
 					.catch((error: unknown) => codes.push(error instanceof DiscordAPIError ? error.code : String(error)));
 			}
 		};

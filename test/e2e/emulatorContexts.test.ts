@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { ApplicationIntegrationType, Client, DiscordAPIError, Events, GatewayIntentBits, InteractionContextType, MessageFlags, type Interaction } from 'discord.js';
+import { ApplicationIntegrationType, Client, DiscordAPIError, Events, GatewayIntentBits, type Interaction, InteractionContextType, MessageFlags, MessageReferenceType } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser } from '../../sandbox/discord/emulator.js';
 
@@ -104,6 +104,6 @@ describe('the local Discord, outside the servers the app is in', () => {
 			await interaction.reply({ content: 'read', flags: MessageFlags.Ephemeral });
 		};
 		await emulator.messageCommand({ name: 'Ask Veil', target: forward }).waitForAnswer();
-		expect(snapshot).toEqual({ content: '|the original words', embeds: 1, reference: 1 });
+		expect(snapshot).toEqual({ content: '|the original words', embeds: 1, reference: MessageReferenceType.Forward });
 	});
 });

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Client, DiscordAPIError, Events, GatewayIntentBits, PermissionFlagsBits, Routes, type Interaction, type TextChannel } from 'discord.js';
+import { Client, DiscordAPIError, Events, GatewayIntentBits, type Interaction, OverwriteType, PermissionFlagsBits, Routes, type TextChannel } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../../sandbox/discord/emulator.js';
 
@@ -35,11 +35,11 @@ function staffServer() {
 	const [general, staff, hidden] = guild.channels.map((channel) => channel.id) as [string, string, string];
 	const mods = emulator.addRole(guild.id, { name: 'Mods', permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageMessages });
 	emulator.setChannelOverwrites(staff, [
-		{ id: guild.id, type: 0, allow: 0n, deny: P.ViewChannel },
-		{ id: mods.id, type: 0, allow: P.ViewChannel, deny: 0n },
-		{ id: guild.botRoleId, type: 0, allow: P.ViewChannel, deny: 0n },
+		{ id: guild.id, type: OverwriteType.Role, allow: 0n, deny: P.ViewChannel },
+		{ id: mods.id, type: OverwriteType.Role, allow: P.ViewChannel, deny: 0n },
+		{ id: guild.botRoleId, type: OverwriteType.Role, allow: P.ViewChannel, deny: 0n },
 	]);
-	emulator.setChannelOverwrites(hidden, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: P.ViewChannel }]);
+	emulator.setChannelOverwrites(hidden, [{ id: guild.botRoleId, type: OverwriteType.Role, allow: 0n, deny: P.ViewChannel }]);
 	return { guild, general, staff, hidden, mods };
 }
 
@@ -59,7 +59,7 @@ describe('permissions as Discord computes them', () => {
 		const moderator = makeUser('moderator');
 		emulator.setMemberRoles(guild.id, moderator, [mods.id]);
 		const perChannel = makeUser('per-channel');
-		emulator.setChannelOverwrites(general, [{ id: perChannel.id, type: 1, allow: P.ManageMessages, deny: 0n }]);
+		emulator.setChannelOverwrites(general, [{ id: perChannel.id, type: OverwriteType.Member, allow: P.ManageMessages, deny: 0n }]);
 
 		const modHere = await permissionsOf({ name: 'x', user: moderator, channelId: general });
 		expect(modHere.roles).toEqual([mods.id]);

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIApplicationCommandInteractionDataOption, APIAttachment } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, type APIAttachment, ApplicationCommandOptionType, ComponentType, MessageFlags } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type CdnFileOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -24,8 +24,8 @@ beforeEach(() => {
 /** `/ask prompt file` as the member, with `file` attached through the local Discord's CDN. */
 async function askWithFile(prompt: string, file: APIAttachment): Promise<InteractionState & { id: string }> {
 	const options = [
-		{ type: 3 as const, name: 'prompt', value: prompt },
-		{ type: 11 as const, name: 'file', value: file.id },
+		{ type: ApplicationCommandOptionType.String as const, name: 'prompt', value: prompt },
+		{ type: ApplicationCommandOptionType.Attachment as const, name: 'file', value: file.id },
 	];
 	const handle = harness().discord.slashCommand({ name: 'ask', options, user: member });
 	return { ...(await settled(harness(), handle)), id: handle.id };
@@ -77,7 +77,7 @@ describe('/ask with a file', () => {
 
 	it('keeps the body of an ask without a file as it always was', async () => {
 		const before = harness().upstream.requests.length;
-		await settled(harness(), harness().discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'plain' }], user: member }));
+		await settled(harness(), harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'plain' }], user: member }));
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe('{"contents":[{"parts":[{"text":"plain"}]}]}');
 	});
 });
@@ -94,10 +94,10 @@ describe('/ask refuses a file', () => {
 		if (answer.ephemeral) return answer.original?.content ?? '';
 		const left = harness()
 			.discord.channelMessages(harness().discord.defaultChannelId, { all: true })
-			.filter((message) => message.interactionId === answer.id && !message.deleted && (message.flags & 64) === 0);
+			.filter((message) => message.interactionId === answer.id && !message.deleted && (message.flags & MessageFlags.Ephemeral) === 0);
 		expect(left).toEqual([]);
 		const notice = answer.followUps.at(-1);
-		expect((notice?.flags ?? 0) & 64).toBe(64);
+		expect((notice?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 		return notice?.content ?? '';
 	}
 
@@ -215,7 +215,7 @@ describe('the Follow up form', () => {
 		const first = await askWithFile('First', attach({ filename: 'a.txt', bytes: 'AAA' }));
 		const before = harness().upstream.requests.length;
 		const { form, answer } = await followUpWith(first, 'Compare', [attach({ filename: 'b.txt', bytes: 'BBB' }), attach({ filename: 'c.md', bytes: 'CCC' })]);
-		const upload = (form.components as unknown as Array<{ type: number; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
+		const upload = (form.components as unknown as Array<{ type: number; component: Record<string, unknown> }>).find((c) => c.component.type === ComponentType.FileUpload);
 		expect(upload?.component).toMatchObject({ custom_id: 'files', min_values: 0, max_values: 3, required: false });
 		expect(answer.original?.content).toBe('Answer to: Compare');
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
@@ -251,7 +251,7 @@ describe('the Follow up form', () => {
 		const first = await askWithFile('Big one', attach({ filename: 'big.txt', bytes: big }));
 		const before = harness().upstream.requests.length;
 		const { form } = await followUpWith(first, 'And now?', []);
-		const upload = (form.components as unknown as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find((c) => c.component.type === 19);
+		const upload = (form.components as unknown as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find((c) => c.component.type === ComponentType.FileUpload);
 		expect(upload?.description).toBe('Too large to keep: big.txt. Attach again to ask about it.');
 		expect(contentsOf(generationRequestsSince(harness(), before)[0])[0]).toEqual({
 			role: 'user',
@@ -319,10 +319,10 @@ describe('limits', () => {
 	it("count an ask with files once toward the daily limit; a refused file counts nothing", async () => {
 		const guild = harness().discord.addGuild({ channels: [{ name: 'general' }] });
 		const admin = { user: makeUser('limits-admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 2 }]);
+		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 2 }]);
 		const askHere = (file?: APIAttachment) => {
-			const options: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: 'q' }];
-			if (file) options.push({ type: 11, name: 'file', value: file.id });
+			const options: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'q' }];
+			if (file) options.push({ type: ApplicationCommandOptionType.Attachment, name: 'file', value: file.id });
 			return settled(harness(), harness().discord.slashCommand({ name: 'ask', options, user: member, guildId: guild.id }));
 		};
 		expect((await askHere(attach({ filename: 'one.txt', bytes: '1' }))).original?.content).toBe('Answer to: q');

@@ -1,4 +1,4 @@
-import type { APIApplicationCommandInteractionDataOption } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, ApplicationCommandOptionType } from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type GuildModel } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -26,13 +26,13 @@ beforeEach(() => {
 function instructions(options: APIApplicationCommandInteractionDataOption[], where: Where = admin) {
 	return runSubcommand(harness(), where, 'settings', 'instructions', options);
 }
-const text = (value: string) => ({ type: 3 as const, name: 'text', value });
-const channel = (id: string) => ({ type: 7 as const, name: 'channel', value: id });
-const clear = { type: 5 as const, name: 'clear', value: true };
+const text = (value: string) => ({ type: ApplicationCommandOptionType.String as const, name: 'text', value });
+const channel = (id: string) => ({ type: ApplicationCommandOptionType.Channel as const, name: 'channel', value: id });
+const clear = { type: ApplicationCommandOptionType.Boolean as const, name: 'clear', value: true };
 
 async function askIn(channelId: string, prompt: string) {
 	const before = harness().upstream.requests.length;
-	const handle = harness().discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: prompt }], user: asker, guildId: guild.id, channelId });
+	const handle = harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }], user: asker, guildId: guild.id, channelId });
 	const answer = await settled(harness(), handle);
 	return { answer, request: generationRequestsSince(harness(), before)[0] };
 }

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { randomBytes } from 'node:crypto';
 import type { APIUser } from 'discord-api-types/v10';
 import { expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { ask as askAndSettle, echoLastPrompt, followUp, followUpAnswer, generati
 const harness = useHarness();
 
 const ask = (user: APIUser, prompt: string) =>
-	harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+	harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
 
 function lastAuthorization(): string | string[] | undefined {
 	return harness().upstream.requests.filter((request) => request.endpoint === 'generate').at(-1)?.headers.authorization;

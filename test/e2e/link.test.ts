@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { APIUser } from 'discord-api-types/v10';
 import { makeUser, type InteractionState } from '../../sandbox/discord/emulator.js';
@@ -8,12 +9,12 @@ const harness = useHarness();
 
 async function submitLink(user: APIUser, email: string, password: string, guildId?: string | null): Promise<InteractionState> {
 	const opened = await harness().discord.slashCommand({ name: 'link', user, guildId }).waitForAnswer();
-	expect(opened.callbacks[0]?.type).toBe(9);
+	expect(opened.callbacks[0]?.type).toBe(InteractionResponseType.Modal);
 	return harness().discord.modalSubmit({ customId: 'link:submit', fields: { email, password }, user, guildId }).waitForAnswer(10_000);
 }
 
 async function askAs(user: APIUser, prompt = 'hello') {
-	return harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+	return harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
 }
 
 function lastGeneration() {
@@ -28,7 +29,7 @@ describe('/link', () => {
 		const email = `${shape}@example.com`;
 		harness().upstream.addAccount(email, 'correct horse', shape);
 		const linked = await submitLink(user, email, 'correct horse');
-		expect(linked.callbacks[0]?.type).toBe(5);
+		expect(linked.callbacks[0]?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
 		expect(linked.ephemeral).toBe(true);
 		expect(linked.original?.content).toContain(`\`${email[0]}***@example.com\``);
 
@@ -165,7 +166,7 @@ describe('/ask behind the link', () => {
 		const channelBefore = harness().discord.channelMessages(harness().discord.defaultChannelId, { all: true }).length;
 		const generationsBefore = harness().upstream.requests.length;
 		const state = await askAs(user);
-		expect(state.callbacks.map((callback) => callback.type)).toEqual([4]);
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 		expect(state.ephemeral).toBe(true);
 		expect(state.original?.content).toMatch(/Link your account first/);
 		expect(JSON.stringify(state.original?.components)).toContain('link:open');
@@ -173,7 +174,7 @@ describe('/ask behind the link', () => {
 		expect(harness().discord.channelMessages(harness().discord.defaultChannelId).length).toBeLessThanOrEqual(channelBefore);
 
 		const opened = await harness().discord.button({ customId: 'link:open', user }).waitForAnswer();
-		expect(opened.callbacks[0]?.type).toBe(9);
+		expect(opened.callbacks[0]?.type).toBe(InteractionResponseType.Modal);
 		expect(opened.modal?.custom_id).toBe('link:submit');
 		expect(JSON.stringify(opened.modal?.components)).toMatch(/"custom_id":"email".*"custom_id":"password"/);
 	});
@@ -212,7 +213,7 @@ describe('REQUIRE_LINK=false', () => {
 
 	it('lets an unlinked member ask with the service key alone, and a linked one with their tokens', async () => {
 		const stranger = makeUser('stranger');
-		const state = await open().discord.slashCommand({ name: 'ask', user: stranger, options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer();
+		const state = await open().discord.slashCommand({ name: 'ask', user: stranger, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer();
 		expect(state.original?.content).toBe('Answer to: hi');
 		const request = open().upstream.requests.at(-1);
 		expect(request?.headers.authorization).toBeUndefined();
@@ -220,7 +221,7 @@ describe('REQUIRE_LINK=false', () => {
 
 		const member = makeUser('member');
 		await open().linkMember(member.id);
-		await open().discord.slashCommand({ name: 'ask', user: member, options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer();
+		await open().discord.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer();
 		expect(open().upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer access-${member.id}`);
 	});
 });

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
@@ -29,7 +30,7 @@ it('keeps the password out of every log line, the store and every message to Dis
 	// Linked, then asked with the tokens.
 	await harness().discord.slashCommand({ name: 'link', user }).waitForAnswer();
 	expect((await submit(PASSWORD)).original?.content).toMatch(/Linked/);
-	await harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer(10_000);
+	await harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer(10_000);
 	expect(harness().upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS}`);
 
 	// A wrong password that contains the canary, and the service down while the canary is sent.
@@ -71,7 +72,7 @@ it('keeps interaction tokens and model text out of the logs when Discord refuses
 		times: 2,
 	});
 	const linesBefore = harness().logs.length;
-	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: 'hi' }] });
+	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] });
 	// Both edits are refused; the error answer then arrives as a follow-up.
 	const answered = await handle.waitForAnswer();
 	expect(answered.followUps.at(-1)?.content).toMatch(/Something went wrong/);

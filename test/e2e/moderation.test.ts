@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -46,7 +47,7 @@ describe('permissions', () => {
 			for (const secret of ['SECRET-PROMPT-1', 'SECRET-TEXT-1', flag.id]) expect(seen).not.toContain(secret);
 		}
 		// /settings needs Manage Server, which Manage Messages does not give.
-		const settings = await runSubcommand(harness(), moderator, 'settings', 'modlog', [{ type: 7, name: 'channel', value: guild.channels[1]!.id }]);
+		const settings = await runSubcommand(harness(), moderator, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[1]!.id }]);
 		expect(settings.original?.content).toBe('You need the Manage Server permission in this server to do this.');
 		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 		// Nothing was acted on: no release posted, the flag still pending with its text.
@@ -58,7 +59,7 @@ describe('permissions', () => {
 
 	it('refuses outside a server', async () => {
 		const state = await harness().discord
-			.slashCommand({ name: 'flagged', options: [{ type: 1, name: 'list', options: [] }], guildId: null, memberPermissions: MODERATOR_PERMISSIONS })
+			.slashCommand({ name: 'flagged', options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'list', options: [] }], guildId: null, memberPermissions: MODERATOR_PERMISSIONS })
 			.waitForAnswer();
 		expect(state.original?.content).toBe('This works in servers only.');
 	});
@@ -117,7 +118,7 @@ describe('/flagged list', () => {
 		expect(readable(refused)).not.toContain(ids[0]);
 
 		const second = await click(harness(), moderator, `flagged:page:2:${mod}`);
-		expect(second.callbacks[0]?.type).toBe(6);
+		expect(second.callbacks[0]?.type).toBe(InteractionResponseType.DeferredMessageUpdate);
 		expect(second.original?.id).toBe(listMessageId);
 		expect(listLines(second).map((line) => /`([a-z0-9]+)`/.exec(line)?.[1])).toEqual(newestFirst.slice(10, 20));
 
@@ -194,7 +195,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		const error = failed.followUps.at(-1);
 		expect(error?.content).toContain('Veil could not post the answer');
 		expect(error?.content).toContain('lost access');
-		expect((error?.flags ?? 0) & 64).toBe(64);
+		expect((error?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 		// The view the moderator pressed on keeps its buttons, so Release can be pressed again.
 		expect(JSON.stringify(failed.original?.components)).toContain(`flagged:release:${flag.id}`);
 		expect((await harness().bot.context.flags.find(guild.id, flag.id))?.decision).toBeUndefined();

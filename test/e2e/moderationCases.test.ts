@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -10,7 +11,7 @@ describe('case numbers', () => {
 		const { guild, member, moderator } = freshServer(harness());
 		const modlogId = guild.channels[1]!.id;
 		const admin = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
 		const first = await makeFlag(harness(), member, { prompt: 'first prompt', text: 'first text' });
 		const second = await makeFlag(harness(), member, { prompt: 'second prompt', text: 'second text' });
 
@@ -71,7 +72,7 @@ describe('reasons and dismissal notices', () => {
 		expect(harness().discord.directMessages(member.user.id)).toEqual([]);
 
 		expect((await runSubcommand(harness(), admin, 'settings', 'notify')).original?.content).toContain('are **not** told');
-		await runSubcommand(harness(), admin, 'settings', 'notify', [{ type: 5, name: 'dismissals', value: true }]);
+		await runSubcommand(harness(), admin, 'settings', 'notify', [{ type: ApplicationCommandOptionType.Boolean, name: 'dismissals', value: true }]);
 		const told = await makeFlag(harness(), member, { prompt: 'p2', text: 't2' });
 		const caseNumber = (await harness().bot.context.flags.find(guild.id, told.id))?.caseNumber;
 		await click(harness(), moderator, `flagged:dismiss:${told.id}`, 'Off topic for this server');
@@ -98,7 +99,7 @@ describe('/flagged stats', () => {
 		for (const n of [1, 2, 3]) flags.push(await makeFlag(harness(), member, { prompt: `p${n}`, text: `t${n}` }));
 		await click(harness(), moderator, `flagged:release:${flags[0]!.id}`);
 		await click(harness(), moderator, `flagged:dismiss:${flags[1]!.id}`);
-		const stats = await runSubcommand(harness(), moderator, 'flagged', 'stats', [{ type: 4, name: 'days', value: 3 }]);
+		const stats = await runSubcommand(harness(), moderator, 'flagged', 'stats', [{ type: ApplicationCommandOptionType.Integer, name: 'days', value: 3 }]);
 		const embed = stats.original?.embeds[0];
 		expect(embed?.title).toBe('Held answers · the last 3 days');
 		expect(embed?.description?.split('\n')).toEqual([

@@ -1,4 +1,4 @@
-import { PermissionFlagsBits } from 'discord.js';
+import { ApplicationCommandOptionType, OverwriteType, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser, PLAIN_MEMBER_PERMISSIONS, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness, type Harness } from '../support/harness.js';
@@ -32,13 +32,13 @@ function staffServer(bed: Harness) {
 	const [general, modlog, staff] = guild.channels.map((channel) => channel.id) as [string, string, string];
 	const mods = bed.discord.addRole(guild.id, { name: 'Mods', permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageMessages });
 	bed.discord.setChannelOverwrites(staff, [
-		{ id: guild.id, type: 0, allow: 0n, deny: P.ViewChannel },
-		{ id: mods.id, type: 0, allow: P.ViewChannel, deny: 0n },
-		{ id: guild.botRoleId, type: 0, allow: P.ViewChannel, deny: 0n },
+		{ id: guild.id, type: OverwriteType.Role, allow: 0n, deny: P.ViewChannel },
+		{ id: mods.id, type: OverwriteType.Role, allow: P.ViewChannel, deny: 0n },
+		{ id: guild.botRoleId, type: OverwriteType.Role, allow: P.ViewChannel, deny: 0n },
 	]);
 	const perChannel: Where = { user: makeUser('per-channel'), guild, channelId: general };
 	for (const channelId of [general, modlog]) {
-		bed.discord.setChannelOverwrites(channelId, [{ id: perChannel.user.id, type: 1, allow: P.ManageMessages, deny: 0n }]);
+		bed.discord.setChannelOverwrites(channelId, [{ id: perChannel.user.id, type: OverwriteType.Member, allow: P.ManageMessages, deny: 0n }]);
 	}
 	const moderator: Where = { user: makeUser('moderator'), guild, channelId: general };
 	const staffer: Where = { user: makeUser('staffer'), guild, channelId: staff };
@@ -119,7 +119,7 @@ describe('a flag is moderated in its own channel', () => {
 		const bed = harness();
 		const { guild, modlog, perChannel, moderator, staffer, member } = staffServer(bed);
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		await runSubcommand(bed, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlog }]);
+		await runSubcommand(bed, admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlog }]);
 		const secret = await makeFlag(bed, staffer, { prompt: 'SECRET-STAFF-PROMPT', text: 'SECRET-STAFF-TEXT' });
 		const open = await makeFlag(bed, member, { prompt: 'general prompt', text: 'general text' });
 		await bed.discord.waitUntil(() => bed.discord.channelMessages(modlog).length === 2, 'two mod-log posts');
@@ -136,7 +136,7 @@ describe('a flag is moderated in its own channel', () => {
 		const bed = harness();
 		const { guild, general, moderator, member } = staffServer(bed);
 		const flag = await makeFlag(bed, member, { prompt: 'q', text: 'held answer' });
-		bed.discord.setChannelOverwrites(general, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: P.ReadMessageHistory }]);
+		bed.discord.setChannelOverwrites(general, [{ id: guild.botRoleId, type: OverwriteType.Role, allow: 0n, deny: P.ReadMessageHistory }]);
 		const refused = await click(bed, moderator, `flagged:release:${flag.id}`);
 		expect(lastWords(refused)).toBe(
 			`Veil could not post the answer in <#${general}>: Veil lacks Read Message History there. Nothing was released; the flag is still pending.`,
@@ -150,7 +150,7 @@ describe('a flag is moderated in its own channel', () => {
 		const { guild, general, moderator } = staffServer(bed);
 		const hiddenFromVeil = guild.channels[2]!.id;
 		// #staff, Veil shut out: Discord leaves it out of Veil's channel list, so its overwrites are unknown.
-		bed.discord.setChannelOverwrites(hiddenFromVeil, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: P.ViewChannel }]);
+		bed.discord.setChannelOverwrites(hiddenFromVeil, [{ id: guild.botRoleId, type: OverwriteType.Role, allow: 0n, deny: P.ViewChannel }]);
 		const inside: Where = { ...moderator, channelId: hiddenFromVeil };
 		const flag = await makeFlag(bed, inside, { prompt: 'q', text: 'answer asked where Veil cannot look' });
 		expect(lastWords(await viewFlag(bed, moderator, flag.id))).toBe(NO_SUCH_FLAG);

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -55,7 +56,7 @@ describe('restart', () => {
 		const moderator: Where = { user: makeUser('moderator'), guild, permissions: MODERATOR_PERMISSIONS };
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		const modlogId = guild.channels[1]!.id;
-		await runSubcommand(bed, admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		await runSubcommand(bed, admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
 		const flags = [];
 		for (let n = 0; n < 12; n += 1) flags.push(await makeFlag(bed, member, { prompt: `prompt ${n}`, text: `text ${n}` }));
 		const newest = flags[flags.length - 1]!;

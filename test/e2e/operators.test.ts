@@ -1,4 +1,4 @@
-import type { APIUser } from 'discord.js';
+import { type APIUser, ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -30,7 +30,7 @@ describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 	});
 
 	const ask = (user: APIUser, prompt: string) =>
-		harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+		harness.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
 
 	it('answers /healthz, and /readyz once every shard Discord recommended is READY and the store answers', async () => {
 		expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);

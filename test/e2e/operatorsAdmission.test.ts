@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -51,7 +52,7 @@ async function movedBy(act: () => Promise<void>): Promise<Record<string, number>
 function ask(where: Where, prompt: string): Promise<InteractionState> {
 	const handle = harness().discord.slashCommand({
 		name: 'ask',
-		options: [{ type: 3, name: 'prompt', value: prompt }],
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
 		user: where.user,
 		guildId: where.guild.id,
 		memberPermissions: where.permissions,
@@ -60,7 +61,7 @@ function ask(where: Where, prompt: string): Promise<InteractionState> {
 }
 
 function expectTurnedAway(state: InteractionState, sentence: RegExp): void {
-	expect(state.callbacks.map((callback) => callback.type)).toEqual([4]);
+	expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
 	expect(state.ephemeral).toBe(true);
 	expect(state.original?.content).toMatch(sentence);
 }
@@ -112,7 +113,7 @@ describe('veil_asks_total over HTTP, for asks turned away before the upstream', 
 		const { guild, member } = freshServer(harness());
 		await harness().linkMember(member.user.id);
 		await runSubcommand(harness(), { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS }, 'settings', 'limits', [
-			{ type: 4, name: 'asks_per_day', value: 1 },
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 },
 		]);
 		const moved = await movedBy(async () => {
 			expect((await ask(member, 'today')).original?.content).toBe('Answer to: today');

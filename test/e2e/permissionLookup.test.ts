@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, PermissionsBitField, REST } from 'discord.js';
+import { OverwriteType, PermissionFlagsBits, PermissionsBitField, REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberFactsFromPayload, PermissionLookup } from '../../src/discord/permissionLookup.js';
 import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../../sandbox/discord/emulator.js';
@@ -22,11 +22,11 @@ function server() {
 	const [general, staff, hidden] = guild.channels.map((channel) => channel.id) as [string, string, string];
 	const mods = emulator.addRole(guild.id, { name: 'Mods', permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageMessages });
 	emulator.setChannelOverwrites(staff, [
-		{ id: guild.id, type: 0, allow: 0n, deny: P.ViewChannel },
-		{ id: mods.id, type: 0, allow: P.ViewChannel, deny: 0n },
-		{ id: guild.botRoleId, type: 0, allow: P.ViewChannel, deny: P.SendMessages },
+		{ id: guild.id, type: OverwriteType.Role, allow: 0n, deny: P.ViewChannel },
+		{ id: mods.id, type: OverwriteType.Role, allow: P.ViewChannel, deny: 0n },
+		{ id: guild.botRoleId, type: OverwriteType.Role, allow: P.ViewChannel, deny: P.SendMessages },
 	]);
-	emulator.setChannelOverwrites(hidden, [{ id: guild.botRoleId, type: 0, allow: 0n, deny: P.ViewChannel }]);
+	emulator.setChannelOverwrites(hidden, [{ id: guild.botRoleId, type: OverwriteType.Role, allow: 0n, deny: P.ViewChannel }]);
 	const moderator = makeUser('moderator');
 	emulator.setMemberRoles(guild.id, moderator, [mods.id]);
 	return { guild, general, staff, hidden, mods, moderator };

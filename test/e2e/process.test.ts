@@ -1,7 +1,13 @@
+import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject, npmScript, procfileCommand, runCompiled, runScript, type BotProcess } from '../support/botProcess.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
+
+/** Where the members' commands may be used: servers, the bot's DMs, and other DMs and group DMs. */
+const EVERYWHERE = [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel];
+/** Installable to a server and to a member's account. */
+const GUILD_AND_USER = [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall];
 
 let services: TestServices | undefined;
 let processes: BotProcess[] = [];
@@ -68,13 +74,13 @@ describe('the production start', () => {
 		await bot.waitForLine(/connected to Discord/);
 
 		upstream.scriptGeneration({ json: safeResponse('slow answer'), delayMs: 800 });
-		const inFlight = discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'take your time' }] });
+		const inFlight = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'take your time' }] });
 		await inFlight.waitFor((state) => state.callbacks.length > 0);
 		await upstream.waitForRequests(1);
 		bot.child.kill('SIGTERM');
 		await bot.waitForLine(/shutting down/);
 
-		const late = discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'too late' }] });
+		const late = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'too late' }] });
 		const lateState = await late.waitForAnswer();
 		expect(lateState.original?.content).toMatch(/restarting/);
 		expect(lateState.ephemeral).toBe(true);
@@ -102,18 +108,18 @@ describe('deploy-commands', () => {
 
 		const ask = byName.get('ask') as { options: Array<Record<string, unknown>>; contexts: number[] };
 		expect(ask.options).toEqual([
-			expect.objectContaining({ name: 'prompt', type: 3, required: true, min_length: 1, max_length: 4000 }),
-			expect.objectContaining({ name: 'private', type: 5 }),
-			expect.objectContaining({ name: 'file', type: 11 }),
+			expect.objectContaining({ name: 'prompt', type: ApplicationCommandOptionType.String, required: true, min_length: 1, max_length: 4000 }),
+			expect.objectContaining({ name: 'private', type: ApplicationCommandOptionType.Boolean }),
+			expect.objectContaining({ name: 'file', type: ApplicationCommandOptionType.Attachment }),
 		]);
-		expect(ask.contexts).toEqual([0, 1, 2]);
-		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual([0, 1, 2]);
-		// The message command beside the slash commands: type 3, no description or options, everywhere /ask is.
+		expect(ask.contexts).toEqual(EVERYWHERE);
+		expect((byName.get('link') as { contexts: number[] }).contexts).toEqual(EVERYWHERE);
+		// The message command beside the slash commands: no description or options, everywhere /ask is.
 		const askVeil = commands.find((command) => command.name === 'Ask Veil');
-		expect(askVeil).toMatchObject({ type: 3, description: '', contexts: [0, 1, 2] });
+		expect(askVeil).toMatchObject({ type: ApplicationCommandType.Message, description: '', contexts: EVERYWHERE });
 		expect(askVeil?.options).toBeUndefined();
-		expect(commands.filter((command) => command.type === 1).map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
-		for (const [name, permission] of [['flagged', String(1n << 13n)], ['settings', String(1n << 5n)]] as const) {
+		expect(commands.filter((command) => command.type === ApplicationCommandType.ChatInput).map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
+		for (const [name, permission] of [['flagged', String(PermissionFlagsBits.ManageMessages)], ['settings', String(PermissionFlagsBits.ManageGuild)]] as const) {
 			if (byName.has(name)) expect(byName.get(name)?.default_member_permissions).toBe(permission);
 		}
 	});
@@ -128,12 +134,12 @@ describe('deploy-commands', () => {
 		const put = services.discord.requests.find((request) => request.method === 'PUT' && request.path.endsWith(`/applications/${services?.discord.applicationId}/commands`));
 		const sent = new Map((put?.json as Array<{ name: string; integration_types?: number[]; contexts?: number[] }>).map((command) => [command.name, command]));
 		for (const name of ['ask', 'Ask Veil', 'link', 'unlink']) {
-			expect(sent.get(name), name).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+			expect(sent.get(name), name).toMatchObject({ integration_types: GUILD_AND_USER, contexts: EVERYWHERE });
 		}
 		for (const name of ['flagged', 'settings']) {
-			expect(sent.get(name), name).toMatchObject({ integration_types: [0], contexts: [0] });
+			expect(sent.get(name), name).toMatchObject({ integration_types: [ApplicationIntegrationType.GuildInstall], contexts: [InteractionContextType.Guild] });
 		}
-		expect(services.discord.registeredCommands().find((command) => command.name === 'ask')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+		expect(services.discord.registeredCommands().find((command) => command.name === 'ask')).toMatchObject({ integration_types: GUILD_AND_USER, contexts: EVERYWHERE });
 	});
 
 	it('explains a rejected token and exits 1', async () => {

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { runScript, type BotProcess } from '../support/botProcess.js';
@@ -44,7 +45,7 @@ describe('malformed requests to the ports Veil opens', () => {
 		expect(bot.child.exitCode).toBeNull();
 
 		services.upstream.setDefaultGeneration({ json: safeResponse('still here') });
-		const asked = await services.discord.slashCommand({ name: 'ask', user: makeUser('after'), options: [{ type: 3, name: 'prompt', value: 'hi' }] }).waitForAnswer(30_000);
+		const asked = await services.discord.slashCommand({ name: 'ask', user: makeUser('after'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer(30_000);
 		expect(asked.original?.content).toBe('still here');
 	}, 60_000);
 

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { DiscordRest } from '../../src/discord/discordRest.js';
@@ -14,7 +15,7 @@ const harness = useHarness({
 });
 
 function ask(prompt: string) {
-	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: 3, name: 'prompt', value: prompt }] });
+	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
 }
 
 function interactionHandlerCount(): number {

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
@@ -74,7 +75,7 @@ describe('npm run rest-proxy with REST_PROXY_SECRET', () => {
 		}));
 		const states = await Promise.all(
 			Array.from({ length: 150 }, (_, n) =>
-				discord.slashCommand({ name: 'ask', user: makeUser(`member ${n}`), options: [{ type: 3, name: 'prompt', value: `question ${n}` }] }).waitForAnswer(30_000),
+				discord.slashCommand({ name: 'ask', user: makeUser(`member ${n}`), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `question ${n}` }] }).waitForAnswer(30_000),
 			),
 		);
 		expect(states.map((state) => state.original?.content).sort()).toEqual(Array.from({ length: 150 }, (_, n) => `Answer to: question ${n}`).sort());

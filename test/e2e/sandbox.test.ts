@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -144,7 +145,7 @@ describe('npm run sandbox', () => {
 		const opened = (await call('api/command', { person: 'manager', channelId: general, name: 'link', options: [] })) as { modal?: { custom_id: string } };
 		await call('api/modal', { person: 'manager', customId: opened.modal?.custom_id, fields: { email: 'max@example.com', password: 'sandbox' } });
 		await shown((m) => m.usedBy?.name === 'Max' && m.content.includes('Linked to'));
-		const ask = (prompt: string) => call('api/command', { person: 'manager', channelId: general, name: 'ask', options: [{ type: 3, name: 'prompt', value: prompt }] });
+		const ask = (prompt: string) => call('api/command', { person: 'manager', channelId: general, name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
 
 		await call('api/model', { rating: { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', level: 'MEDIUM' }, delayMs: 0, failure: 'none' });
 		await ask('How do fireworks work?');
@@ -161,7 +162,7 @@ describe('npm run sandbox', () => {
 
 		// A file picked for /ask goes to the local Discord's CDN, and Veil reads it from there into the prompt.
 		const file = { filename: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('The grey cat is called Pebble.').toString('base64') };
-		const options = [{ type: 3, name: 'prompt', value: 'What is the cat called?' }, { type: 11, name: 'file', value: 'file:file' }];
+		const options = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'What is the cat called?' }, { type: ApplicationCommandOptionType.Attachment, name: 'file', value: 'file:file' }];
 		await call('api/command', { person: 'manager', channelId: general, name: 'ask', options, files: { file } });
 		await expect
 			.poll(async () => ((await call('api/model')) as { exchanges: Array<{ files?: string[] }> }).exchanges.some((x) => x.files?.some((f) => f.includes('called Pebble'))), { timeout: 20_000 })

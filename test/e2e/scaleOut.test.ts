@@ -1,4 +1,4 @@
-import type { APIUser } from 'discord.js';
+import { type APIUser, ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScript, type BotProcess } from '../support/botProcess.js';
 import { makeUser, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
@@ -71,7 +71,7 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 		expect(linked.original?.content).toMatch(/Linked/);
 
 		upstream.scriptGeneration({ json: safeResponse('answered by the other process') });
-		const asked = await answer(discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'hello' }], ...inGuild(guildOfSecond, member) }));
+		const asked = await answer(discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hello' }], ...inGuild(guildOfSecond, member) }));
 		expect(asked.original?.content).toBe('answered by the other process');
 		const [generate] = upstream.requests.filter((request) => request.endpoint === 'generate');
 		expect(generate?.headers['x-session-token']).toBe(upstream.tokensOf('traveller@example.com')?.sessionToken);
@@ -85,20 +85,20 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 			const set = await answer(
 				discord.slashCommand({
 					name: 'settings',
-					options: [{ type: 1, name: 'modlog', options: [{ type: 7, name: 'channel', value: modlog.id }] }],
+					options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'modlog', options: [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlog.id }] }],
 					...inGuild(guild, makeUser('admin'), ADMIN_PERMISSIONS),
 				}),
 			);
 			expect(set.original?.content).toContain(`Mod-log: <#${modlog.id}>`);
 
 			upstream.scriptGeneration({ json: generationResponse({ text: `held in ${which}`, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'HIGH' }) }) });
-			const hidden = await answer(discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'tell me' }], ...inGuild(guild, member) }));
+			const hidden = await answer(discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'tell me' }], ...inGuild(guild, member) }));
 			const flagId = /Reference for moderators: `([a-z0-9]+)`/.exec(hidden.original?.content ?? '')?.[1];
 			expect(flagId).toBeDefined();
 			await discord.waitUntil(() => discord.channelMessages(modlog.id).length === 1, 'the mod-log post', 10_000);
 			expect(JSON.stringify(discord.channelMessages(modlog.id)[0]?.components)).toContain(`flagged:view:${flagId}`);
 
-			const listed = await answer(discord.slashCommand({ name: 'flagged', options: [{ type: 1, name: 'list' }], ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+			const listed = await answer(discord.slashCommand({ name: 'flagged', options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'list' }], ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
 			expect(listed.original?.embeds[0]?.description).toContain(flagId);
 
 			// Release opens its form; the submit decides.
@@ -125,7 +125,7 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 		first.child.kill('SIGTERM');
 		expect(await first.exited).toBe(0);
 		upstream.scriptGeneration({ json: safeResponse('still here') });
-		const asked = await answer(discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: 'anyone?' }], ...inGuild(guildOfSecond, member) }));
+		const asked = await answer(discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'anyone?' }], ...inGuild(guildOfSecond, member) }));
 		expect(asked.original?.content).toBe('still here');
 		expect(second.child.exitCode).toBeNull();
 	});

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runScript, type BotProcess } from '../support/botProcess.js';
 import { guildIdOnShard } from '../../sandbox/discord/shards.js';
@@ -32,7 +33,7 @@ describe('shards of one process', () => {
 		for (const [shard, guild] of guilds.entries()) {
 			upstream.scriptGeneration({ json: safeResponse(`from shard ${shard}`) });
 			const state = await discord
-				.slashCommand({ name: 'ask', guildId: guild.id, options: [{ type: 3, name: 'prompt', value: 'which shard?' }] })
+				.slashCommand({ name: 'ask', guildId: guild.id, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'which shard?' }] })
 				.waitForAnswer(10_000);
 			expect(state.original?.content).toBe(`from shard ${shard}`);
 		}

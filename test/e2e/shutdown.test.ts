@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import { expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -8,14 +9,14 @@ it('answers an /ask still waiting on the upstream when the shutdown grace runs o
 	const user = makeUser('unlucky');
 	await harness().linkMember(user.id);
 	harness().upstream.scriptGeneration({ hang: true });
-	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: 'never mind' }] });
+	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'never mind' }] });
 	await harness().upstream.waitForRequests(1);
 	await handle.waitFor((state) => state.callbacks.length > 0);
 
 	await harness().bot.stop();
 
 	const state = handle.state();
-	expect(state.callbacks[0]?.type).toBe(5);
+	expect(state.callbacks[0]?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
 	expect(state.original?.deferred).toBeFalsy();
 	expect(state.original?.content).toMatch(/restarting/);
 });

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType, InteractionResponseType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -34,12 +35,12 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 			// The member asked before, so the ask is deferred before the store is read (see EarlyDeferral): the public
 			// "thinking…" goes, and the answer comes to them alone.
 			const state = await harness.discord
-				.slashCommand({ name: 'ask', user: member, options: [{ type: 3, name: 'prompt', value: 'are you there?' }] })
+				.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'are you there?' }] })
 				.waitFor((current) => current.followUps.length > 0, 5000);
-			expect(state.callbacks.map((callback) => callback.type)).toEqual([5]);
+			expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
 			const answer = state.followUps.at(-1);
 			expect(answer?.content).toMatch(/storage isn't answering/);
-			expect((answer?.flags ?? 0) & 64).toBe(64);
+			expect((answer?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 			expect(harness.upstream.requests.length).toBe(before);
 			expect(harness.discord.channelMessages(harness.discord.defaultChannelId)).toHaveLength(0);
 		} finally {
@@ -60,7 +61,7 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 			proxy.resume();
 		}
 		const state = await harness.discord
-			.slashCommand({ name: 'ask', user: member, options: [{ type: 3, name: 'prompt', value: 'back?' }] })
+			.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'back?' }] })
 			.waitForAnswer(5000);
 		expect(state.original?.content).toBe('Answer to: back?');
 	});

@@ -1,3 +1,4 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import type { APIUser } from 'discord-api-types/v10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
@@ -7,7 +8,7 @@ import { lockSqliteFile } from '../support/sqliteLock.js';
 import { ADMIN_PERMISSIONS, freshServer, makeFlag, runSubcommand } from '../support/moderation.js';
 
 const ask = (harness: Harness, user: APIUser, prompt: string) =>
-	harness.discord.slashCommand({ name: 'ask', user, options: [{ type: 3, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+	harness.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
 
 const unlink = (harness: Harness, user: APIUser) => harness.discord.slashCommand({ name: 'unlink', user }).waitForAnswer(10_000);
 
@@ -94,7 +95,7 @@ describe('a write while another process locks the SQLite file', () => {
 		await harness.linkMember(leaving.id);
 		await harness.linkMember(asker.user.id);
 		harness.upstream.addAccount('after-lock@example.com', 'pw');
-		const limits = (asksPerDay: number) => runSubcommand(harness, admin, 'settings', 'limits', [{ type: 4, name: 'asks_per_day', value: asksPerDay }]);
+		const limits = (asksPerDay: number) => runSubcommand(harness, admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: asksPerDay }]);
 
 		const lock = await lockSqliteFile(harness.sqliteFile);
 		let during;

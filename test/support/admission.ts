@@ -1,4 +1,4 @@
-import type { APIUser } from 'discord.js';
+import { type APIUser, ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import type { InteractionHandle, InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
 
@@ -17,7 +17,7 @@ export function door(): { readonly closed: Promise<void>; open(): void } {
 
 /** Runs /ask as `user`. */
 export function askAs(harness: Harness, user: APIUser, prompt: string): InteractionHandle {
-	return harness.discord.slashCommand({ name: 'ask', options: [{ type: 3, name: 'prompt', value: prompt }], user });
+	return harness.discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }], user });
 }
 
 /**
@@ -27,7 +27,7 @@ export function askAs(harness: Harness, user: APIUser, prompt: string): Interact
 export function hasFinalAnswer(state: InteractionState): boolean {
 	const first = state.callbacks[0];
 	if (!first) return false;
-	if (first.type !== 5) return true;
+	if (first.type !== InteractionResponseType.DeferredChannelMessageWithSource) return true;
 	if (state.followUps.length > 0) return true;
 	return state.originalEdits > 0 && !WAITING.test(state.original?.content ?? '');
 }

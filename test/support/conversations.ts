@@ -1,4 +1,4 @@
-import type { APIApplicationCommandInteractionDataOption, APIUser } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType } from 'discord.js';
 import type { EmulatorMessage, InteractionHandle, InteractionState } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
 import type { UpstreamRequest } from './upstreamStandIn.js';
@@ -63,8 +63,8 @@ export async function settled(harness: Harness, handle: InteractionHandle): Prom
 
 /** Runs /ask as `user` and waits for the whole answer. */
 export function ask(harness: Harness, user: APIUser, prompt: string, options: { private?: boolean } = {}): Promise<InteractionState> {
-	const raw: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: prompt }];
-	if (options.private !== undefined) raw.push({ type: 5, name: 'private', value: options.private });
+	const raw: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }];
+	if (options.private !== undefined) raw.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: options.private });
 	return settled(harness, harness.discord.slashCommand({ name: 'ask', options: raw, user }));
 }
 

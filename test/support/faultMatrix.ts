@@ -1,4 +1,4 @@
-import type { APIApplicationCommandInteractionDataOption, APIUser } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType } from 'discord.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runScript, type BotProcess } from './botProcess.js';
 import { makeUser, type InteractionHandle } from '../../sandbox/discord/emulator.js';
@@ -143,15 +143,15 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		const command = (user: APIUser, name: string, options: APIApplicationCommandInteractionDataOption[], extra: { memberPermissions?: bigint } = {}) =>
 			discord.slashCommand({ name, options, user, ...inGuild, ...extra });
 		const subcommand = (name: string, sub: string, options: APIApplicationCommandInteractionDataOption[] = []) =>
-			command(admin, name, [{ type: 1, name: sub, options } as APIApplicationCommandInteractionDataOption], { memberPermissions: ADMIN_PERMISSIONS });
+			command(admin, name, [{ type: ApplicationCommandOptionType.Subcommand, name: sub, options } as APIApplicationCommandInteractionDataOption], { memberPermissions: ADMIN_PERMISSIONS });
 		const link = (user: APIUser) => {
 			upstream.addAccount(`${user.username}@example.com`, 'pw');
 			return discord.modalSubmit({ customId: 'link:submit', fields: { email: `${user.username}@example.com`, password: 'pw' }, user, ...inGuild });
 		};
 
 		// Before the run: the settings and the members' links, through the bot.
-		await subcommand('settings', 'modlog', [{ type: 7, name: 'channel', value: modlog }]).waitForAnswer(10_000);
-		await subcommand('settings', 'limits', [{ type: 4, name: 'asks_per_day', value: 500 }]).waitForAnswer(10_000);
+		await subcommand('settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlog }]).waitForAnswer(10_000);
+		await subcommand('settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 500 }]).waitForAnswer(10_000);
 		// One ask at a time per member, six a minute: each member asks every few seconds at most.
 		const memberCount = Math.max(10, Math.ceil(options.asks / Math.max(1, Math.floor(options.durationMs / 6000))));
 		const members = Array.from({ length: memberCount }, (_, i) => makeUser(`member-${i}`));
@@ -234,8 +234,8 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		for (let i = 0; i < options.asks; i++) {
 			await waitUntil(at(i / options.asks));
 			const member = members[i % members.length] as APIUser;
-			const askOptions: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: `question ${i}` }];
-			if (random() < 0.1) askOptions.push({ type: 5, name: 'private', value: true });
+			const askOptions: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `question ${i}` }];
+			if (random() < 0.1) askOptions.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: true });
 			handles.push(await dispatch(() => command(member, 'ask', askOptions)));
 		}
 		await Promise.all([faults, restFaults, linksDuringRun]);
@@ -309,14 +309,14 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 			await Promise.all(
 				linkedBeforeRestart.slice(i, i + 25).map(async (member) => {
 					// Past the pace of the run: a minute's asks may already be spent, so wait for the member's turn.
-					const answer = await askUntilAdmitted(() => command(member, 'ask', [{ type: 3, name: 'prompt', value: 'still linked?' }]));
+					const answer = await askUntilAdmitted(() => command(member, 'ask', [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'still linked?' }]));
 					if (answer === undefined) lost.links.push(`${member.id} (could not be checked: the member's asks were still refused)`);
 					else if (/Link your account first/.test(answer)) lost.links.push(member.id);
 				}),
 			);
 		}
 		for (const flagId of hiddenBeforeRestart) {
-			const view = await subcommand('flagged', 'view', [{ type: 3, name: 'id', value: flagId }]).waitForAnswer(10_000);
+			const view = await subcommand('flagged', 'view', [{ type: ApplicationCommandOptionType.String, name: 'id', value: flagId }]).waitForAnswer(10_000);
 			if (/No flag with that id/.test(view.original?.content ?? '')) lost.flags.push(flagId);
 		}
 		const limits = await subcommand('settings', 'limits').waitForAnswer(10_000);

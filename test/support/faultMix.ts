@@ -1,3 +1,4 @@
+import { InteractionResponseType } from 'discord.js';
 import type { InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
 import { WAITING } from './admission.js';
 import { generationResponse, ratingsWith, safeResponse, type ScriptedAnswer, type UpstreamRequest } from './upstreamStandIn.js';
@@ -105,7 +106,7 @@ export function finalAnswers(state: InteractionState, requests: readonly Recorde
 	// Not answers: news of the line, an edit that only takes a button off (no content), and the placeholder a public
 	// "thinking…" becomes before it is deleted to answer the member alone.
 	const finalEdits = edits.filter((text): text is string => text !== undefined && !WAITING.test(text) && text !== TAKEN_BACK);
-	if (first.type !== 5) {
+	if (first.type !== InteractionResponseType.DeferredChannelMessageWithSource) {
 		return { content: (first.data as { content?: string } | undefined)?.content, count: 1 + finalEdits.length + followUps.length };
 	}
 	const content = followUps.at(-1) ?? finalEdits.at(-1);

@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption, type APIUser } from 'discord.js';
+import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { expect } from 'vitest';
 import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
@@ -44,8 +44,8 @@ const unsafe = (text: string) => ({ json: generationResponse({ text, candidateRa
 export async function makeFlag(harness: Harness, where: Where, asked: { prompt: string; text: string; private?: boolean }): Promise<MadeFlag> {
 	await harness.linkMember(where.user.id);
 	harness.upstream.scriptGeneration(unsafe(asked.text));
-	const options: APIApplicationCommandInteractionDataOption[] = [{ type: 3, name: 'prompt', value: asked.prompt }];
-	if (asked.private) options.push({ type: 5, name: 'private', value: true });
+	const options: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: asked.prompt }];
+	if (asked.private) options.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: true });
 	const answer = await harness.discord
 		.slashCommand({ name: 'ask', options, user: where.user, guildId: where.guild.id, channelId: channelOf(where) })
 		.waitForAnswer();
@@ -65,7 +65,7 @@ export function runSubcommand(
 	return harness.discord
 		.slashCommand({
 			name,
-			options: [{ type: 1, name: sub, options } as APIApplicationCommandInteractionDataOption],
+			options: [{ type: ApplicationCommandOptionType.Subcommand, name: sub, options } as APIApplicationCommandInteractionDataOption],
 			user: where.user,
 			guildId: where.guild.id,
 			channelId: channelOf(where),
@@ -74,9 +74,9 @@ export function runSubcommand(
 		.waitForAnswer();
 }
 
-export const viewFlag = (harness: Harness, where: Where, id: string) => runSubcommand(harness, where, 'flagged', 'view', [{ type: 3, name: 'id', value: id }]);
+export const viewFlag = (harness: Harness, where: Where, id: string) => runSubcommand(harness, where, 'flagged', 'view', [{ type: ApplicationCommandOptionType.String, name: 'id', value: id }]);
 export const listFlags = (harness: Harness, where: Where, page?: number) =>
-	runSubcommand(harness, where, 'flagged', 'list', page === undefined ? [] : [{ type: 4, name: 'page', value: page }]);
+	runSubcommand(harness, where, 'flagged', 'list', page === undefined ? [] : [{ type: ApplicationCommandOptionType.Integer, name: 'page', value: page }]);
 
 /**
  * Clicks a button on the latest message in the channel that carries it (a stub message when none does). A decision
