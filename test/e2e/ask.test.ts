@@ -158,11 +158,25 @@ describe('/ask when the upstream fails', () => {
 		expect(harness().upstream.requests.length - before).toBe(3);
 	});
 
-	it('ends a time-out after the retries in a plain answer', async () => {
+	it('ends a time-out after the retries in a plain answer, in place of the "thinking…"', async () => {
+		const before = harness().upstream.requests.length;
+		// Each call would take 3 s; the harness gives up on one after GENERATION_TIMEOUT_MS (1 s).
 		const slow = { json: safeResponse('too late'), delayMs: 3000 };
 		harness().upstream.scriptGeneration(slow, slow, slow);
+		const asked = Date.now();
 		const state = await ask('slow?').waitForAnswer(15_000);
+		const answeredAfterMs = Date.now() - asked;
+		// The member saw "thinking…" within Discord's 3 s, then the plain answer in its place: no spinner left running,
+		// nothing else posted.
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
+		expect(state.callbacks[0]!.at - state.dispatchedAt).toBeLessThan(3000);
 		expect(state.original?.content).toMatch(/isn't answering right now/);
+		expect(state.original?.deferred).toBeFalsy();
+		expect((state.original?.flags ?? 0) & MessageFlags.Loading).toBe(0);
+		expect(state.followUps).toEqual([]);
+		// The first call and its two retries, each given up at its time-out rather than waited out.
+		expect(harness().upstream.requests.length - before).toBe(3);
+		expect(answeredAfterMs).toBeLessThan(3 * 3000);
 	});
 
 	it('ends an off-shape body in a plain answer', async () => {

@@ -1,25 +1,61 @@
-import { ApplicationCommandOptionType } from 'discord.js';
+import { ApplicationCommandOptionType, InteractionResponseType, type APIUser } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../../sandbox/discord/emulator.js';
+import { makeUser, type InteractionHandle } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 
 // Discord takes 300 ms to answer every REST call here, so the order of what Veil waits for shows.
 const harness = useHarness({ env: { REQUIRE_LINK: 'false' }, discord: { restDelayMs: 300 } });
 
+type DeferralState = 'not sent' | 'on its way' | 'answered';
+
+function ask(user: APIUser, prompt: string): InteractionHandle {
+	return harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
+}
+
+/** Answers the next generation call with `text`, noting where the deferral of the ask stood at that moment. */
+function noteDeferralWhenModelCalled(text: string): () => DeferralState | undefined {
+	const { discord, upstream } = harness();
+	const since = discord.requests.length;
+	let seen: DeferralState | undefined;
+	upstream.setDefaultGeneration(() => {
+		const callback = discord.requests.slice(since).find((request) => request.path.endsWith('/callback'));
+		seen = callback === undefined ? 'not sent' : callback.status === 0 ? 'on its way' : 'answered';
+		return { json: safeResponse(text) };
+	});
+	return () => seen;
+}
+
+/** When the edit of `handle`'s answer reached the local Discord. */
+function editedAt(handle: InteractionHandle): number | undefined {
+	return harness().discord.requests.find((request) => request.method === 'PATCH' && request.path.endsWith(`/${handle.token}/messages/@original`))?.at;
+}
+
 describe('the path of an ask', () => {
-	it('calls the model only once Discord has the deferral, however slowly it answers', async () => {
-		const { discord, upstream } = harness();
-		let deferralAnsweredWhenAsked: boolean | undefined;
-		upstream.setDefaultGeneration(() => {
-			const callback = discord.requests.find((request) => request.path.endsWith('/callback'));
-			deferralAnsweredWhenAsked = callback !== undefined && callback.status !== 0;
-			return { json: safeResponse('answered after the deferral') };
-		});
-		const state = await discord
-			.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'quick' }] })
-			.waitForAnswer(10_000);
+	it('for a member not yet found linked: calls the model only once Discord has answered the deferral', async () => {
+		const deferralWhenModelCalled = noteDeferralWhenModelCalled('answered after the deferral');
+		const state = await ask(makeUser('newcomer'), 'quick').waitForAnswer(10_000);
+		expect(deferralWhenModelCalled()).toBe('answered');
+		// The member sees "thinking…", then the answer in its place.
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
 		expect(state.original?.content).toBe('answered after the deferral');
-		expect(deferralAnsweredWhenAsked).toBe(true);
+		expect(state.followUps).toEqual([]);
+	});
+
+	it('for a member this process found linked: calls the model while the deferral is on its way, and edits only once it landed', async () => {
+		const member = makeUser('regular');
+		await harness().linkMember(member.id);
+		// A first ask reads the link: from then on this process defers the member's asks before reading anything.
+		expect((await ask(member, 'first').waitForAnswer(10_000)).original?.content).toBeTruthy();
+
+		const deferralWhenModelCalled = noteDeferralWhenModelCalled('answered during the deferral');
+		const handle = ask(member, 'second');
+		const state = await handle.waitForAnswer(10_000);
+		expect(deferralWhenModelCalled()).toBe('on its way');
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
+		expect(state.original?.content).toBe('answered during the deferral');
+		expect(state.followUps).toEqual([]);
+		// The answer is edited in only after Discord took the deferral: never onto a message that is not there yet.
+		expect(editedAt(handle)).toBeGreaterThanOrEqual(state.callbacks[0]!.at);
 	});
 });

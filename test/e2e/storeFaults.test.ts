@@ -15,6 +15,10 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 		proxy = await PausableProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
 		harness = await startHarness({ env: { STORE_URL: `redis://127.0.0.1:${proxy.port}` } });
 		harness.upstream.addAccount('patient@example.com', 'pw');
+		// The member links as they would, through /link and its form: this process then knows them as linked.
+		await harness.discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
+		const linked = await harness.discord.modalSubmit({ customId: 'link:submit', fields: { email: 'patient@example.com', password: 'pw' }, user: member }).waitForAnswer();
+		if (!/Linked/.test(linked.original?.content ?? '')) throw new Error(`the member could not link: ${linked.original?.content}`);
 	});
 	afterAll(async () => {
 		proxy?.resume();
@@ -22,18 +26,21 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 		await proxy?.stop();
 	});
 
-	it('links and answers while the store answers', async () => {
-		await harness.discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
-		const linked = await harness.discord.modalSubmit({ customId: 'link:submit', fields: { email: 'patient@example.com', password: 'pw' }, user: member }).waitForAnswer();
-		expect(linked.original?.content).toMatch(/Linked/);
+	it('answers /ask in public while the store answers', async () => {
+		const state = await harness.discord
+			.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hello' }] })
+			.waitForAnswer(5000);
+		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
+		expect(state.ephemeral).toBe(false);
+		expect(state.original?.content).toBe('Answer to: hello');
 	});
 
 	it('answers /ask plainly and privately within the interaction deadline when the store does not answer', async () => {
 		proxy.pause();
 		try {
 			const before = harness.upstream.requests.length;
-			// The member asked before, so the ask is deferred before the store is read (see EarlyDeferral): the public
-			// "thinking…" goes, and the answer comes to them alone.
+			// This process knows the member as linked, so the ask is deferred before the store is read (see
+			// EarlyDeferral): the public "thinking…" goes, and the answer comes to them alone.
 			const state = await harness.discord
 				.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'are you there?' }] })
 				.waitFor((current) => current.followUps.length > 0, 5000);
