@@ -17,8 +17,10 @@ import { missingModlogPermissions } from '../src/moderation/modlog.js';
 import { requirePermission } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
-import { SOURCE_LOCALE } from '../src/i18n/locales.js';
+import { isSupportedLocale, resolveLocale, SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../src/i18n/locales.js';
+import { languageName } from '../src/i18n/languageNames.js';
 import { sentence, t } from '../src/i18n/translate.js';
+import { inlineKeyword } from '../src/moderation/flagLabels.js';
 import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
 import { characterCount } from '../src/text/characterCount.js';
 import { truncate } from '../src/replies/truncate.js';
@@ -27,6 +29,12 @@ import { mayReadRules } from '../src/automod/ruleCache.js';
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 /** Where members ask: text, announcement and voice channels' chats, and forums (their posts' threads). */
 const INSTRUCTION_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildVoice, ChannelType.GuildForum] as const;
+/** The `locale` choice that goes back to Discord's `guild_locale`. */
+const SERVER_OWN = 'server';
+const LANGUAGE_CHOICES = [
+	{ name: "The server's own language", value: SERVER_OWN },
+	...SUPPORTED_LOCALES.map((locale) => ({ name: languageName(locale, SOURCE_LOCALE), value: locale })),
+];
 
 const data = new SlashCommandBuilder()
 	.setName('settings')
@@ -71,12 +79,24 @@ const data = new SlashCommandBuilder()
 			.setDescription('Whether members are told by DM when their held answer is dismissed; leave it out to see')
 			.addBooleanOption((option) => option.setName('dismissals').setDescription('Tell the member, with the reason if any (default: no)')),
 	)
+	.addSubcommand((sub) =>
+		sub
+			.setName('language')
+			.setDescription('The language of mod-log posts and released answers here; leave it out to see it')
+			.addStringOption((option) =>
+				option
+					.setName('locale')
+					.setDescription("A language Veil speaks, or the server's own (Discord's Community setting)")
+					.addChoices(...LANGUAGE_CHOICES),
+			),
+	)
 	.toJSON();
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	if (interaction.options.getSubcommand() === 'instructions') return setInstructions(interaction, ctx);
 	if (interaction.options.getSubcommand() === 'limits') return setLimits(interaction, ctx);
 	if (interaction.options.getSubcommand() === 'notify') return setNotify(interaction, ctx);
+	if (interaction.options.getSubcommand() === 'language') return setLanguage(interaction, ctx);
 	return setModlog(interaction, ctx);
 }
 
@@ -102,7 +122,7 @@ async function setModlog(interaction: ChatInputCommandInteraction, ctx: Interact
 		return { ...current, modlogChannelId: chosen?.id, modlogFailure: undefined };
 	});
 	ctx.log.info({ modlogChannelId: chosen?.id ?? null }, 'mod-log setting changed');
-	await interaction.editReply({ content: describeChange(chosen?.id, before), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: describeChange(chosen?.id, before, resolveLocale(interaction.locale)), allowedMentions: NO_MENTIONS });
 }
 
 /**
@@ -112,38 +132,74 @@ async function setModlog(interaction: ChatInputCommandInteraction, ctx: Interact
 async function setLimits(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
 	const asksPerDay = interaction.options.getInteger('asks_per_day', false);
+	const reader = resolveLocale(interaction.locale);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (asksPerDay === null) {
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: `${current === undefined ? t(SOURCE_LOCALE, 'moderators.settings.limitsNone') : t(SOURCE_LOCALE, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx)}`, allowedMentions: NO_MENTIONS });
+		await interaction.editReply({ content: `${current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx, reader)}`, allowedMentions: NO_MENTIONS });
 		return;
 	}
 	if (asksPerDay < 0) throw new UserInputError({ answer: sentence('moderators.settings.limitsNegative'), code: 'limits_negative' });
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
-	await interaction.editReply({ content: asksPerDay > 0 ? t(SOURCE_LOCALE, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(SOURCE_LOCALE, 'moderators.settings.limitsOff'), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: asksPerDay > 0 ? t(reader, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(reader, 'moderators.settings.limitsOff'), allowedMentions: NO_MENTIONS });
 }
 
 /** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
 async function setNotify(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
 	const dismissals = interaction.options.getBoolean('dismissals', false);
+	const reader = resolveLocale(interaction.locale);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (dismissals === null) {
 		const { notifyDismissals } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: t(SOURCE_LOCALE, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'), allowedMentions: NO_MENTIONS });
+		await interaction.editReply({ content: t(reader, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'), allowedMentions: NO_MENTIONS });
 		return;
 	}
 	await ctx.settings.update(guildId, (current) => ({ ...current, notifyDismissals: dismissals || undefined }));
 	ctx.log.info({ notifyDismissals: dismissals }, 'dismissal notices changed');
-	await interaction.editReply({ content: t(SOURCE_LOCALE, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: t(reader, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'), allowedMentions: NO_MENTIONS });
+}
+
+/**
+ * `/settings language [locale]`: with a language, the one Veil writes this server's mod-log posts and released
+ * answers in (the server's own: Discord's `guild_locale` again); without, shows it. Each reader's own answers
+ * follow their own language whatever this says.
+ */
+async function setLanguage(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+	const chosen = interaction.options.getString('locale', false);
+	// Discord offers only the choices, but what reaches Veil is checked all the same.
+	if (chosen !== null && chosen !== SERVER_OWN && !isSupportedLocale(chosen)) {
+		throw new UserInputError({ answer: sentence('moderators.settings.languageUnknown', { locale: inlineKeyword(truncate(chosen, 40)) }) });
+	}
+	const reader = resolveLocale(interaction.locale);
+	const serverOwn = languageName(resolveLocale(interaction.guildLocale), reader);
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	let content: string;
+	if (chosen === null) {
+		const { locale } = await ctx.settings.get(guildId);
+		content =
+			locale === undefined
+				? t(reader, 'moderators.settings.languageServer', { language: serverOwn })
+				: t(reader, 'moderators.settings.languageChosen', { language: languageName(locale, reader), serverLanguage: serverOwn });
+	} else {
+		const locale = chosen === SERVER_OWN ? undefined : chosen;
+		await ctx.settings.update(guildId, (current) => ({ ...current, locale }));
+		ctx.log.info({ locale: locale ?? null }, 'server language changed');
+		content =
+			locale === undefined
+				? t(reader, 'moderators.settings.languageReset', { language: serverOwn })
+				: t(reader, 'moderators.settings.languageChanged', { language: languageName(locale, reader) });
+	}
+	await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
 }
 
 /** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */
-function automodLine(interaction: ChatInputCommandInteraction, ctx: InteractionContext): string {
-	if (!interaction.inGuild() || !mayReadRules(interaction.appPermissions)) return t(SOURCE_LOCALE, 'moderators.automod.notApplied');
+function automodLine(interaction: ChatInputCommandInteraction, ctx: InteractionContext, reader: SupportedLocale): string {
+	if (!interaction.inGuild() || !mayReadRules(interaction.appPermissions)) return t(reader, 'moderators.automod.notApplied');
 	const count = ctx.automod.appliedCount(interaction.guildId);
-	return count === undefined ? t(SOURCE_LOCALE, 'moderators.automod.appliedUncounted') : t(SOURCE_LOCALE, 'moderators.automod.applied', { count });
+	return count === undefined ? t(reader, 'moderators.automod.appliedUncounted') : t(reader, 'moderators.automod.applied', { count });
 }
 
 /**
@@ -155,6 +211,7 @@ async function setInstructions(interaction: ChatInputCommandInteraction, ctx: In
 	const text = interaction.options.getString('text', false);
 	const channelId = interaction.options.getChannel('channel', false)?.id;
 	const clear = interaction.options.getBoolean('clear', false) ?? false;
+	const reader = resolveLocale(interaction.locale);
 	const where = channelId === undefined ? sentence('moderators.settings.instructionsServer') : `<#${channelId}>`;
 	if (text !== null && clear) throw new UserInputError({ answer: sentence('moderators.settings.instructionsTextAndClear'), code: 'instructions_text_and_clear' });
 	if (text !== null && text.trim() === '') throw new UserInputError({ answer: sentence('moderators.settings.instructionsEmpty'), code: 'instructions_empty' });
@@ -168,17 +225,17 @@ async function setInstructions(interaction: ChatInputCommandInteraction, ctx: In
 	if (text !== null || clear) {
 		await ctx.settings.instructions.set(guildId, channelId, text ?? undefined);
 		ctx.log.info({ channelId: channelId ?? null, cleared: clear }, 'instructions changed');
-		content = t(SOURCE_LOCALE, text === null ? 'moderators.settings.instructionsCleared' : 'moderators.settings.instructionsSet', { where });
+		content = t(reader, text === null ? 'moderators.settings.instructionsCleared' : 'moderators.settings.instructionsSet', { where });
 		shown = text ?? undefined;
 	} else {
 		const record = await ctx.settings.instructions.get(guildId);
 		shown = channelId === undefined ? record.server : record.channels[channelId];
-		const lines = [t(SOURCE_LOCALE, shown === undefined ? 'moderators.settings.instructionsNone' : 'moderators.settings.instructionsShown', { where })];
+		const lines = [t(reader, shown === undefined ? 'moderators.settings.instructionsNone' : 'moderators.settings.instructionsShown', { where })];
 		if (channelId !== undefined && shown === undefined) {
-			lines.push(t(SOURCE_LOCALE, record.server === undefined ? 'moderators.settings.instructionsServerNone' : 'moderators.settings.instructionsServerApplies'));
+			lines.push(t(reader, record.server === undefined ? 'moderators.settings.instructionsServerNone' : 'moderators.settings.instructionsServerApplies'));
 		}
 		const channels = Object.keys(record.channels);
-		if (channelId === undefined && channels.length > 0) lines.push(truncate(t(SOURCE_LOCALE, 'moderators.settings.instructionsChannels', { channels: channels.map((id) => `<#${id}>`).join(', ') }), 1500));
+		if (channelId === undefined && channels.length > 0) lines.push(truncate(t(reader, 'moderators.settings.instructionsChannels', { channels: channels.map((id) => `<#${id}>`).join(', ') }), 1500));
 		content = lines.join('\n');
 	}
 	// The text in an embed (up to 4,096 characters): whole, beside a sentence of its own.
@@ -206,17 +263,17 @@ async function missingInChannel(guildId: string, channelId: string, ctx: Interac
 	return missingModlogPermissions(channel.permissionsFor(me));
 }
 
-function describeChange(channelId: string | undefined, before: GuildSettings): string {
+function describeChange(channelId: string | undefined, before: GuildSettings, reader: SupportedLocale): string {
 	const lines = [
 		channelId
-			? t(SOURCE_LOCALE, 'moderators.settings.modlogOn', { channelId })
+			? t(reader, 'moderators.settings.modlogOn', { channelId })
 			: before.modlogChannelId
-				? t(SOURCE_LOCALE, 'moderators.settings.modlogOffWas', { channelId: before.modlogChannelId })
-				: t(SOURCE_LOCALE, 'moderators.settings.modlogOff'),
+				? t(reader, 'moderators.settings.modlogOffWas', { channelId: before.modlogChannelId })
+				: t(reader, 'moderators.settings.modlogOff'),
 	];
 	if (before.modlogFailure) {
 		const when = time(new Date(before.modlogFailure.at), TimestampStyles.RelativeTime);
-		lines.push(t(SOURCE_LOCALE, 'moderators.settings.modlogFailed', { when, reason: before.modlogFailure.reason }));
+		lines.push(t(reader, 'moderators.settings.modlogFailed', { when, reason: before.modlogFailure.reason }));
 	}
 	return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import type { AtomicStore } from '../storage/atomicStore.js';
 import { StoreError } from '../storage/storeError.js';
 import { DailyLimits } from './dailyLimits.js';
 import { Instructions } from './instructions.js';
+import { SUPPORTED_LOCALES } from '../i18n/locales.js';
 
 const guildSettingsSchema = z.object({
 	modlogChannelId: z.string().optional(),
@@ -12,6 +13,11 @@ const guildSettingsSchema = z.object({
 	asksPerDay: z.number().int().positive().optional(),
 	/** Whether a member is told by DM when their held answer is dismissed (`/settings notify`); unset: not told. */
 	notifyDismissals: z.boolean().optional(),
+	/**
+	 * The server's language for its mod-log posts and released answers (`/settings language`); unset: Discord's
+	 * `guild_locale`. One Veil no longer speaks is dropped, not the whole record.
+	 */
+	locale: z.enum(SUPPORTED_LOCALES).optional().catch(undefined),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;
