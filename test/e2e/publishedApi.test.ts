@@ -1,4 +1,4 @@
-import { ApplicationCommandType, MessageFlags } from 'discord.js';
+import { ApplicationCommandType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser } from '../../sandbox/discord/emulator.js';
 import { ask, followUp } from '../support/conversations.js';
@@ -50,7 +50,7 @@ describe("the local Discord holds requests to Discord's published API", () => {
 	});
 
 	it('takes a permission bit set as a string, as Discord documents it, though the description types it as a number', async () => {
-		const command = { name: 'ask', description: 'Ask', type: ApplicationCommandType.ChatInput, default_member_permissions: '8192' };
+		const command = { name: 'ask', description: 'Ask', type: ApplicationCommandType.ChatInput, default_member_permissions: String(PermissionFlagsBits.ManageMessages) };
 		expect((await send('PUT', `/applications/${discord.applicationId}/commands`, [command])).status).toBe(200);
 		expect(discord.takeApiViolations()).toEqual([]);
 	});
