@@ -1,25 +1,14 @@
-import {
-	ButtonBuilder,
-	ButtonStyle,
-	ComponentType,
-	type APIButtonComponentWithCustomId,
-	ModalBuilder,
-	SlashCommandBuilder,
-	type ChatInputCommandInteraction,
-} from 'discord.js';
+import { ModalBuilder, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
-import type { ButtonHandler, Command, ModalHandler } from '../src/app/command.js';
+import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
-import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
+import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
 import { askPlaceOf, scopeOf } from '../src/asking/askContext.js';
-import type { AskComponents } from '../src/asking/askComponents.js';
 import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
-import { FLAGGED_PREFIXES } from './flagged.js';
-import { linkButton } from './link.js';
-import { resolveLocale, SOURCE_LOCALE, type SupportedLocale } from '../src/i18n/locales.js';
+import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { questionModal } from '../src/asking/questionModal.js';
 import { seenBy } from '../src/conversations/buildContents.js';
@@ -41,29 +30,6 @@ const data = new SlashCommandBuilder()
 	.addAttachmentOption((option) => option.setName('file').setDescription('A text file, code, a log or a PDF to ask about'))
 	.toJSON();
 
-/** The Follow up button every shown answer carries, and the form it opens: `ask:followup:<conversation id>`. */
-const ASK_PREFIXES = ownedPrefixes(data.name, ['followup', 'followup-form']);
-
-/**
- * The Follow up button, built and checked by the builders once: every answer carries one, and its rows differ only
- * in the custom_id, whose form buildCustomId keeps.
- */
-const FOLLOW_UP_BUTTON = new ButtonBuilder()
-	.setCustomId(buildCustomId(ASK_PREFIXES.followup, 'conversation'))
-	.setLabel(t(SOURCE_LOCALE, 'members.conversation.followUpButton'))
-	.setStyle(ButtonStyle.Secondary)
-	.toJSON() as APIButtonComponentWithCustomId;
-
-/** The buttons of an answer, for every way of asking (Ask Veil's answers too). */
-export const ASK_COMPONENTS: AskComponents = {
-	linkButton,
-	followUpRow: (conversationId) => ({
-		type: ComponentType.ActionRow,
-		components: [{ ...FOLLOW_UP_BUTTON, custom_id: buildCustomId(ASK_PREFIXES.followup, conversationId) }],
-	}),
-	modlogViewPrefix: FLAGGED_PREFIXES.view,
-};
-
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const prompt = interaction.options.getString('prompt', true);
 	const ephemeral = interaction.options.getBoolean('private') ?? false;
@@ -74,11 +40,11 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	if (attachments) checkAttachments(attachments);
 	const request = attachments ? { prompt, ephemeral, attachments } : { prompt, ephemeral };
 	const prepare = async () => ({ request, gate: await readLinkGate(interaction.user.id, ctx) });
-	await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx, { early: { ephemeral } });
+	await answerAsk(interaction, prepare, ctx, { early: { ephemeral } });
 }
 
 function followUpModal(conversation: Conversation, presserId: string, locale: SupportedLocale): ModalBuilder {
-	return questionModal(buildCustomId(ASK_PREFIXES['followup-form'], conversation.id), {
+	return questionModal(customIds.ask.followUpForm.build(conversation.id), {
 		title: t(locale, 'members.conversation.formTitle'),
 		label: t(locale, 'members.conversation.promptLabel'),
 		hint: t(locale, 'members.conversation.promptHint'),
@@ -99,25 +65,25 @@ async function readConversationAndLink(scope: string, conversationId: string, us
 }
 
 /** Follow up: whoever sees the answer may press it; their own link is checked before the form opens. */
-const followUpPress: ButtonHandler = {
-	prefix: ASK_PREFIXES.followup,
-	async handle(interaction, [conversationId = ''], ctx) {
+const followUpPress = button({
+	id: customIds.ask.followUp,
+	async handle(interaction, [conversationId], ctx) {
 		const { conversation, gate } = await readConversationAndLink(scopeOf(askPlaceOf(interaction)), conversationId, interaction.user.id, ctx);
 		if (mustLinkFirst(gate)) {
-			await interaction.reply(linkFirstAnswer(interaction.locale, ASK_COMPONENTS.linkButton));
+			await interaction.reply(linkFirstAnswer(interaction.locale));
 			return;
 		}
 		await interaction.showModal(followUpModal(conversation, interaction.user.id, resolveLocale(interaction.locale)));
 	},
-};
+});
 
 /**
  * The Follow up form's submit: the conversation's turns as the presser saw them (every answer; of the prompts, only
  * their own), then the new prompt, answered where the conversation is.
  */
-const followUpSubmit: ModalHandler = {
-	prefix: ASK_PREFIXES['followup-form'],
-	async handle(interaction, [conversationId = ''], ctx) {
+const followUpSubmit = modal({
+	id: customIds.ask.followUpForm,
+	async handle(interaction, [conversationId], ctx) {
 		const prompt = interaction.fields.getTextInputValue('prompt');
 		checkPrompt(prompt, sentence('members.conversation.emptyPrompt'));
 		const attachments = followUpUploads(interaction);
@@ -129,8 +95,8 @@ const followUpSubmit: ModalHandler = {
 			const history = seenBy(conversation.turns, interaction.user.id);
 			return { request: { prompt, history, ephemeral: conversation.ephemeral, ...(attachments ? { attachments } : {}) }, gate };
 		};
-		await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
+		await answerAsk(interaction, prepare, ctx);
 	},
-};
+});
 
 export default { data, execute, buttons: [followUpPress], modals: [followUpSubmit] } satisfies Command;

@@ -5,16 +5,15 @@ import {
 	type MessageContextMenuCommandInteraction,
 } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
-import type { Command, MessageCommandData, ModalHandler } from '../src/app/command.js';
+import { modal, type Command, type MessageCommandData } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
-import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
+import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
 import { checkPrompt } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
 import { readableText } from '../src/asking/messageText.js';
 import { askAboutMessage, keptAboutMessage } from '../src/conversations/quoteMessage.js';
-import { ASK_COMPONENTS } from './ask.js';
 import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { questionModal } from '../src/asking/questionModal.js';
@@ -31,11 +30,8 @@ const data: MessageCommandData = {
 	type: ApplicationCommandType.Message,
 };
 
-/** The question form: `Ask Veil:question:<key of the message's text>`. */
-const ASK_VEIL_PREFIXES = ownedPrefixes(data.name, ['question']);
-
 function askVeilModal(pendingKey: string, locale: SupportedLocale): ModalBuilder {
-	return questionModal(buildCustomId(ASK_VEIL_PREFIXES.question, pendingKey), {
+	return questionModal(customIds.askVeil.question.build(pendingKey), {
 		title: t(locale, 'members.askVeil.formTitle'),
 		label: t(locale, 'members.askVeil.questionLabel'),
 		hint: t(locale, 'members.askVeil.questionHint'),
@@ -57,7 +53,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	ctx.admission.checkPace(interaction.user.id);
 	const gate = await readLinkGate(interaction.user.id, ctx);
 	if (mustLinkFirst(gate)) {
-		await interaction.reply(linkFirstAnswer(interaction.locale, ASK_COMPONENTS.linkButton));
+		await interaction.reply(linkFirstAnswer(interaction.locale));
 		return;
 	}
 	const { author } = interaction.targetMessage;
@@ -67,9 +63,9 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 }
 
 /** The question form's submit: the message quoted, then the question, asked and answered as /ask answers. */
-const submitQuestion: ModalHandler = {
-	prefix: ASK_VEIL_PREFIXES.question,
-	async handle(interaction, [pendingKey = ''], ctx) {
+const submitQuestion = modal({
+	id: customIds.askVeil.question,
+	async handle(interaction, [pendingKey], ctx) {
 		const question = interaction.fields.getTextInputValue('question');
 		checkPrompt(question, sentence('members.askVeil.emptyQuestion'));
 		const prepare = async () => {
@@ -86,11 +82,11 @@ const submitQuestion: ModalHandler = {
 			return { request, gate };
 		};
 		try {
-			await answerAsk(interaction, prepare, ASK_COMPONENTS, ctx);
+			await answerAsk(interaction, prepare, ctx);
 		} finally {
 			await ctx.pendingQuestions.forget(pendingKey, interaction.user.id);
 		}
 	},
-};
+});
 
 export default { data, execute, modals: [submitQuestion] } satisfies Command;

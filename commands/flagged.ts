@@ -4,22 +4,22 @@ import {
 	LabelBuilder,
 	MessageFlags,
 	ModalBuilder,
-	PermissionFlagsBits,
 	SlashCommandBuilder,
 	TextInputBuilder,
 	TextInputStyle,
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
-import type { ButtonHandler, Command, ModalHandler } from '../src/app/command.js';
+import { button, modal, type ButtonHandler, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
-import { buildCustomId, ownedPrefixes, type CustomIdPrefix } from '../src/discord/customId.js';
+import { customIds } from '../src/app/customIds.js';
+import type { CustomIdCodec } from '../src/discord/customId.js';
 import { UserInputError, VeilError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { flagStatsMessage } from '../src/moderation/flagStatsView.js';
-import { requirePermission } from '../src/discord/permissions.js';
+import { MANAGE_MESSAGES, type InServer } from '../src/discord/permissions.js';
 import { PermissionLookup } from '../src/discord/permissionLookup.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
@@ -28,7 +28,8 @@ import { updateModlogPost } from '../src/moderation/modlog.js';
 import { resolveLocale, SOURCE_LOCALE } from '../src/i18n/locales.js';
 import { render, sentence, t } from '../src/i18n/translate.js';
 
-const MODERATOR = [PermissionFlagsBits.ManageMessages, 'Manage Messages'] as const;
+/** Every part of /flagged is for those who moderate here: the command, its buttons and its form. */
+const MODERATOR = { permission: MANAGE_MESSAGES };
 
 // A small count reads better in words in the command picker; past twelve, in digits.
 const COUNT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
@@ -38,7 +39,7 @@ const data = new SlashCommandBuilder()
 	.setDescription('Review the replies the safety filter hid in this server')
 	.setContexts(InteractionContextType.Guild)
 	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-	.setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages)
+	.setDefaultMemberPermissions(MANAGE_MESSAGES.flag)
 	.addSubcommand((sub) =>
 		sub
 			.setName('list')
@@ -66,7 +67,7 @@ const data = new SlashCommandBuilder()
 	.toJSON();
 
 /** The buttons /flagged owns: list pages, the mod-log's View reply, and a flag's three decisions. */
-export const FLAGGED_PREFIXES = ownedPrefixes(data.name, ['page', 'view', 'release', 'dismiss', 'review', 'decide']);
+const ids = customIds.flagged;
 
 /** The reason's text input in a decision's form, and its longest. */
 const REASON_INPUT = 'reason';
@@ -78,8 +79,8 @@ const REASON_MAX_LENGTH = 300;
  * View Channel and Manage Messages in the channel it was asked in (see flagAccess): a flag from any other channel
  * is left out of the list and answers exactly like an unknown id.
  */
-async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const guildId = requirePermission(interaction, ...MODERATOR);
+async function execute(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
 	const lookup = PermissionLookup.forInteraction(interaction, guildId);
 	if (interaction.options.getSubcommand(true) === 'stats') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -91,53 +92,52 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	if (interaction.options.getSubcommand(true) === 'list') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const page = await listPage(guildId, interaction.options.getInteger('page') ?? 1, lookup, ctx);
-		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, FLAGGED_PREFIXES));
+		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, ids));
 		return;
 	}
 	const reference = interaction.options.getString('id', true);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	await interaction.editReply(flagViewMessage(await findFlag(guildId, reference, lookup, ctx), FLAGGED_PREFIXES));
+	await interaction.editReply(flagViewMessage(await findFlag(guildId, reference, lookup, ctx), ids));
 }
 
-/** Previous/Next: `flagged:page:<page>:<moderatorId>`; only that moderator turns the pages, updated in place. */
-const turnPage: ButtonHandler = {
-	prefix: FLAGGED_PREFIXES.page,
-	async handle(interaction, [page = '', moderatorId = ''], ctx) {
-		const guildId = requirePermission(interaction, ...MODERATOR);
+/** Previous/Next: only the moderator who listed turns the pages, updated in place. */
+const turnPage = button({
+	id: ids.page,
+	requires: MODERATOR,
+	async handle(interaction, [page, moderatorId], ctx) {
 		if (interaction.user.id !== moderatorId) {
 			throw new UserInputError({ answer: sentence('moderators.notPageOwner'), code: 'not_owner' });
 		}
-		const wanted = Number.parseInt(page, 10);
 		await interaction.deferUpdate();
-		const lookup = PermissionLookup.forInteraction(interaction, guildId);
-		const listed = await listPage(guildId, Number.isSafeInteger(wanted) ? wanted : 1, lookup, ctx);
-		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, FLAGGED_PREFIXES));
+		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
+		const listed = await listPage(interaction.guildId, page, lookup, ctx);
+		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, ids));
 	},
-};
+});
 
 /** The mod-log's "View reply": the same view as `/flagged view`, ephemeral, for whoever may moderate now. */
-const viewFromModlog: ButtonHandler = {
-	prefix: FLAGGED_PREFIXES.view,
-	async handle(interaction, [id = ''], ctx) {
-		const guildId = requirePermission(interaction, ...MODERATOR);
+const viewFromModlog = button({
+	id: ids.view,
+	requires: MODERATOR,
+	async handle(interaction, [id], ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-		const lookup = PermissionLookup.forInteraction(interaction, guildId);
-		await interaction.editReply(flagViewMessage(await findFlag(guildId, normaliseId(id), lookup, ctx), FLAGGED_PREFIXES));
+		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
+		await interaction.editReply(flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids));
 	},
-};
+});
 
 /**
  * Release, Dismiss and Mark reviewed open a short form with an optional reason; its submit decides (see
  * decisionForm). Only a moderator gets the form: anyone else gets the plain refusal at once.
  */
-function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandler {
-	return {
-		prefix,
-		async handle(interaction, [id = ''], _ctx) {
-			requirePermission(interaction, ...MODERATOR);
+function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision): ButtonHandler {
+	return button({
+		id,
+		requires: MODERATOR,
+		async handle(interaction, [flagId]) {
 			await interaction.showModal(
 				new ModalBuilder()
-					.setCustomId(buildCustomId(FLAGGED_PREFIXES.decide, kind, normaliseId(id)))
+					.setCustomId(ids.decide.build(kind, normaliseId(flagId)))
 					.setTitle(t(SOURCE_LOCALE, `moderators.decisionForm.title.${kind}`))
 					.addLabelComponents(
 						new LabelBuilder()
@@ -149,19 +149,18 @@ function decisionButton(prefix: CustomIdPrefix, kind: FlagDecision): ButtonHandl
 					),
 			);
 		},
-	};
+	});
 }
 
 /**
  * A decision's form submitted: the flag's one decision (see FlagRepository.decide), with its reason. The view is
  * updated in place with the outcome and without buttons, and a decided flag says who decided what.
  */
-const decisionForm: ModalHandler = {
-	prefix: FLAGGED_PREFIXES.decide,
-	async handle(interaction, [kindText = '', id = ''], ctx) {
-		const guildId = requirePermission(interaction, ...MODERATOR);
-		const kind = DECISIONS.find((decision) => decision === kindText);
-		if (!kind) throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
+const decisionForm = modal({
+	id: ids.decide,
+	requires: MODERATOR,
+	async handle(interaction, [kind, id], ctx) {
+		const { guildId } = interaction;
 		const reason = interaction.fields.getTextInputValue(REASON_INPUT).trim().slice(0, REASON_MAX_LENGTH) || undefined;
 		if (!interaction.isFromMessage()) {
 			await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -177,7 +176,7 @@ const decisionForm: ModalHandler = {
 			await interaction.followUp({ content: render(resolveLocale(interaction.locale), error.answer), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 		}
 	},
-};
+});
 
 /** Decides a flag, and shows the view with the outcome. */
 async function decide(
@@ -200,16 +199,16 @@ async function decide(
 	const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id, reason }, act);
 	if (outcome.kind === 'not-found') throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
 	if (outcome.kind === 'already-decided') {
-		await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, alreadyDecidedNote(outcome.flag)));
+		await interaction.editReply(flagViewMessage(outcome.flag, ids, alreadyDecidedNote(outcome.flag)));
 		return;
 	}
 	ctx.log.info({ flagId: outcome.flag.id, decision: kind, withReason: reason !== undefined }, 'flag decided');
 	const [notSent] = await Promise.all([
 		kind === 'dismissed' ? tellIfChosen(outcome.flag, ctx) : undefined,
-		updateModlogPost(outcome.flag, { client: ctx.client, flags: ctx.flags, log: ctx.log, viewPrefix: FLAGGED_PREFIXES.view }),
+		updateModlogPost(outcome.flag, { client: ctx.client, flags: ctx.flags, log: ctx.log, viewId: ids.view }),
 	]);
 	const note = [decidedNote(outcome.flag, release), notSent].filter(Boolean).join('\n');
-	await interaction.editReply(flagViewMessage(outcome.flag, FLAGGED_PREFIXES, note));
+	await interaction.editReply(flagViewMessage(outcome.flag, ids, note));
 }
 
 /** A dismissal told to the member where the server chose so; the moderator's note when it could not be. */
@@ -223,8 +222,6 @@ async function tellIfChosen(flag: FlagRecord, ctx: InteractionContext): Promise<
 	);
 	return chosen ? tellMemberDismissed(flag, ctx) : undefined;
 }
-
-const DECISIONS: readonly FlagDecision[] = ['released', 'dismissed', 'reviewed'];
 
 function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
 	switch (flag.decision?.kind) {
@@ -280,13 +277,14 @@ function normaliseId(id: string): string {
 
 export default {
 	data,
+	requires: MODERATOR,
 	execute,
 	buttons: [
 		turnPage,
 		viewFromModlog,
-		decisionButton(FLAGGED_PREFIXES.release, 'released'),
-		decisionButton(FLAGGED_PREFIXES.dismiss, 'dismissed'),
-		decisionButton(FLAGGED_PREFIXES.review, 'reviewed'),
+		decisionButton(ids.release, 'released'),
+		decisionButton(ids.dismiss, 'dismissed'),
+		decisionButton(ids.review, 'reviewed'),
 	],
 	modals: [decisionForm],
 } satisfies Command;

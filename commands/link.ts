@@ -1,6 +1,4 @@
 import {
-	ButtonBuilder,
-	ButtonStyle,
 	LabelBuilder,
 	MessageFlags,
 	ModalBuilder,
@@ -13,9 +11,9 @@ import {
 } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
 import { z } from 'zod';
-import type { Command } from '../src/app/command.js';
+import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
-import { buildCustomId, ownedPrefixes } from '../src/discord/customId.js';
+import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
@@ -32,15 +30,13 @@ const data = new SlashCommandBuilder()
 	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
 	.toJSON();
 
-const LINK_PREFIXES = ownedPrefixes(data.name, ['open', 'submit']);
-
 /**
  * The private form, in the member's language. Discord has no masked input, so the labels say who sees it and that
  * the password is not kept.
  */
 function linkModal(locale: SupportedLocale): ModalBuilder {
 	return new ModalBuilder()
-		.setCustomId(buildCustomId(LINK_PREFIXES.submit))
+		.setCustomId(customIds.link.submit.build())
 		.setTitle(t(locale, 'members.link.formTitle'))
 		.addLabelComponents(
 			new LabelBuilder()
@@ -58,11 +54,6 @@ function linkModal(locale: SupportedLocale): ModalBuilder {
 		);
 }
 
-/** The button that opens the link form, for answers that ask a member to link first. */
-export function linkButton(label: string): ButtonBuilder {
-	return new ButtonBuilder().setCustomId(buildCustomId(LINK_PREFIXES.open)).setLabel(label).setStyle(ButtonStyle.Primary);
-}
-
 async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
 	await interaction.showModal(linkModal(resolveLocale(interaction.locale)));
 }
@@ -77,7 +68,7 @@ const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
  * The modal's submit. Whoever submits it is linked: the custom_id names nobody, so one member can never link
  * another. The password lives only in this function's arguments to the login call.
  */
-async function submit(interaction: ModalSubmitInteraction, _payload: readonly string[], ctx: InteractionContext): Promise<void> {
+async function submit(interaction: ModalSubmitInteraction, ctx: InteractionContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const email = emailSchema.safeParse(interaction.fields.getTextInputValue('email').trim());
 	if (!email.success) throw new UserInputError({ answer: sentence('members.link.badEmail') });
@@ -98,19 +89,20 @@ async function submit(interaction: ModalSubmitInteraction, _payload: readonly st
 export default {
 	data,
 	execute,
-	buttons: [{ prefix: LINK_PREFIXES.open, handle: openFromButton }],
+	// The link-first answer's button, which the shared ask path shows.
+	buttons: [button({ id: customIds.link.open, handle: openFromButton })],
 	modals: [
-		{
-			prefix: LINK_PREFIXES.submit,
+		modal({
+			id: customIds.link.submit,
 			// Counted by how it ended (see the README's metrics).
-			handle: (...args) =>
-				submit(...args).then(
+			handle: (interaction, _payload, ctx) =>
+				submit(interaction, ctx).then(
 					() => recordLink('linked'),
 					(error: unknown) => {
 						recordLink(linkOutcomeOf(error));
 						throw error;
 					},
 				),
-		},
+		}),
 	],
 } satisfies Command;

@@ -4,7 +4,6 @@ import {
 	EmbedBuilder,
 	InteractionContextType,
 	MessageFlags,
-	PermissionFlagsBits,
 	SlashCommandBuilder,
 	time,
 	TimestampStyles,
@@ -14,7 +13,7 @@ import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { UserInputError } from '../src/answers/veilError.js';
 import { missingModlogPermissions } from '../src/moderation/modlog.js';
-import { requirePermission } from '../src/discord/permissions.js';
+import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { isSupportedLocale, resolveLocale, SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../src/i18n/locales.js';
@@ -41,7 +40,7 @@ const data = new SlashCommandBuilder()
 	.setDescription("Veil's settings for this server")
 	.setContexts(InteractionContextType.Guild)
 	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-	.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+	.setDefaultMemberPermissions(MANAGE_SERVER.flag)
 	.addSubcommand((sub) =>
 		sub
 			.setName('modlog')
@@ -92,7 +91,7 @@ const data = new SlashCommandBuilder()
 	)
 	.toJSON();
 
-async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+async function execute(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
 	if (interaction.options.getSubcommand() === 'instructions') return setInstructions(interaction, ctx);
 	if (interaction.options.getSubcommand() === 'limits') return setLimits(interaction, ctx);
 	if (interaction.options.getSubcommand() === 'notify') return setNotify(interaction, ctx);
@@ -105,8 +104,8 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
  * without, turns the reports off (the flags are kept either way). The answer shows the setting as it now is and,
  * once, the last mod-log post that failed.
  */
-async function setModlog(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+async function setModlog(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
 	const chosen = interaction.options.getChannel('channel', false, [...MODLOG_CHANNEL_TYPES]);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (chosen) {
@@ -129,8 +128,8 @@ async function setModlog(interaction: ChatInputCommandInteraction, ctx: Interact
  * `/settings limits [asks_per_day]`: with a number, sets each member's daily asks in this server (0: no limit);
  * without, shows the setting, and whether the server's AutoMod rules apply. Members with Manage Server are never limited.
  */
-async function setLimits(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+async function setLimits(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
 	const asksPerDay = interaction.options.getInteger('asks_per_day', false);
 	const reader = resolveLocale(interaction.locale);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -146,8 +145,8 @@ async function setLimits(interaction: ChatInputCommandInteraction, ctx: Interact
 }
 
 /** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
-async function setNotify(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+async function setNotify(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
 	const dismissals = interaction.options.getBoolean('dismissals', false);
 	const reader = resolveLocale(interaction.locale);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -166,8 +165,8 @@ async function setNotify(interaction: ChatInputCommandInteraction, ctx: Interact
  * answers in (the server's own: Discord's `guild_locale` again); without, shows it. Each reader's own answers
  * follow their own language whatever this says.
  */
-async function setLanguage(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+async function setLanguage(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
 	const chosen = interaction.options.getString('locale', false);
 	// Discord offers only the choices, but what reaches Veil is checked all the same.
 	if (chosen !== null && chosen !== SERVER_OWN && !isSupportedLocale(chosen)) {
@@ -196,8 +195,8 @@ async function setLanguage(interaction: ChatInputCommandInteraction, ctx: Intera
 }
 
 /** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */
-function automodLine(interaction: ChatInputCommandInteraction, ctx: InteractionContext, reader: SupportedLocale): string {
-	if (!interaction.inGuild() || !mayReadRules(interaction.appPermissions)) return t(reader, 'moderators.automod.notApplied');
+function automodLine(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext, reader: SupportedLocale): string {
+	if (!mayReadRules(interaction.appPermissions)) return t(reader, 'moderators.automod.notApplied');
 	const count = ctx.automod.appliedCount(interaction.guildId);
 	return count === undefined ? t(reader, 'moderators.automod.appliedUncounted') : t(reader, 'moderators.automod.applied', { count });
 }
@@ -206,8 +205,8 @@ function automodLine(interaction: ChatInputCommandInteraction, ctx: InteractionC
  * `/settings instructions [text] [channel] [clear]`: sets, removes (`clear:true`) or shows (neither) the server's
  * standing instructions, or one channel's, which replace the server's there.
  */
-async function setInstructions(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const guildId = requirePermission(interaction, PermissionFlagsBits.ManageGuild, 'Manage Server');
+async function setInstructions(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
 	const text = interaction.options.getString('text', false);
 	const channelId = interaction.options.getChannel('channel', false)?.id;
 	const clear = interaction.options.getBoolean('clear', false) ?? false;
@@ -278,4 +277,5 @@ function describeChange(channelId: string | undefined, before: GuildSettings, re
 	return lines.join('\n');
 }
 
-export default { data, execute } satisfies Command;
+// Every setting is the server's, for its managers alone.
+export default { data, requires: { permission: MANAGE_SERVER }, execute } satisfies Command;

@@ -7,39 +7,58 @@ import type {
 	RESTPostAPIChatInputApplicationCommandsJSONBody,
 	RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { CustomIdPrefix } from '../discord/customId.js';
+import type { CustomIdCodec } from '../discord/customId.js';
+import type { InServer, Preconditions } from '../discord/permissions.js';
 import type { InteractionContext } from './context.js';
 
-/** A button a command owns, found by its `custom_id` prefix; `payload` is the rest of the id, split at `:`. */
-export interface ButtonHandler {
-	readonly prefix: CustomIdPrefix;
-	handle(interaction: ButtonInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
+/**
+ * Where a handler runs: anywhere, or, declaring what it `requires`, only in a server. The router checks the
+ * preconditions before the handler runs (see checkPreconditions), so that handler's interaction is a server's.
+ */
+type Placed<Anywhere, InServerOnly> = ({ readonly requires?: undefined } & Anywhere) | ({ readonly requires: Preconditions } & InServerOnly);
+
+interface Handles<Interaction, Payload> {
+	handle(interaction: Interaction, payload: Payload, ctx: InteractionContext): Promise<void>;
 }
+
+interface Executes<Interaction> {
+	execute(interaction: Interaction, ctx: InteractionContext): Promise<void>;
+}
+
+/** A button a command owns, found by its id's prefix; the rest of the id arrives parsed by the id's codec. */
+export type ButtonHandler<Payload extends readonly unknown[] = readonly unknown[]> = { readonly id: CustomIdCodec<Payload> } & Placed<
+	Handles<ButtonInteraction, Payload>,
+	Handles<ButtonInteraction<InServer>, Payload>
+>;
 
 /** A modal a command owns, found like a button. */
-export interface ModalHandler {
-	readonly prefix: CustomIdPrefix;
-	handle(interaction: ModalSubmitInteraction, payload: readonly string[], ctx: InteractionContext): Promise<void>;
-}
+export type ModalHandler<Payload extends readonly unknown[] = readonly unknown[]> = { readonly id: CustomIdCodec<Payload> } & Placed<
+	Handles<ModalSubmitInteraction, Payload>,
+	Handles<ModalSubmitInteraction<InServer>, Payload>
+>;
 
-/** One slash command: its registration JSON, its handler, and the buttons and modals it owns. */
-export interface SlashCommand {
-	readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody;
-	execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void>;
+/** A button handler, its payload typed by its id. */
+export const button = <Payload extends readonly unknown[]>(handler: ButtonHandler<Payload>): ButtonHandler => handler;
+
+/** A modal handler, its payload typed by its id. */
+export const modal = <Payload extends readonly unknown[]>(handler: ModalHandler<Payload>): ModalHandler => handler;
+
+/** The buttons and modals a command owns. */
+interface Components {
 	readonly buttons?: readonly ButtonHandler[];
 	readonly modals?: readonly ModalHandler[];
 }
+
+/** One slash command: its registration JSON, its handler, and the buttons and modals it owns. */
+export type SlashCommand = { readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody } & Components &
+	Placed<Executes<ChatInputCommandInteraction>, Executes<ChatInputCommandInteraction<InServer>>>;
 
 /** The registration JSON of a message command (the Apps menu of a message): a name, no description or options. */
 export type MessageCommandData = RESTPostAPIContextMenuApplicationCommandsJSONBody & { readonly type: ApplicationCommandType.Message };
 
 /** One message command: like a slash command, run on the message it was picked on. */
-export interface MessageCommand {
-	readonly data: MessageCommandData;
-	execute(interaction: MessageContextMenuCommandInteraction, ctx: InteractionContext): Promise<void>;
-	readonly buttons?: readonly ButtonHandler[];
-	readonly modals?: readonly ModalHandler[];
-}
+export type MessageCommand = { readonly data: MessageCommandData } & Components &
+	Placed<Executes<MessageContextMenuCommandInteraction>, Executes<MessageContextMenuCommandInteraction<InServer>>>;
 
 /** What a module of commands/ exports. */
 export type Command = SlashCommand | MessageCommand;

@@ -5,6 +5,7 @@ import { RefusedAlone, VeilError } from '../answers/veilError.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
 import type { Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
+import { checkPreconditions } from '../discord/permissions.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { render, sentence, t } from '../i18n/translate.js';
@@ -100,34 +101,44 @@ export class InteractionRouter {
 		}
 	}
 
+	/**
+	 * Runs the interaction's handler, after the preconditions it declares: a handler that requires a server (and a
+	 * permission there) is refused here, before it runs, and gets the interaction typed as a server's.
+	 */
 	async #route(interaction: RepliableInteraction, ctx: InteractionContext): Promise<void> {
 		if (interaction.isChatInputCommand()) {
 			const command = this.#registry.commands.get(interaction.commandName);
 			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown command ${interaction.commandName}`, answer: sentence('members.general.unknownCommand') });
 			ctx.log.debug('command received');
-			await command.execute(interaction, ctx);
-			return;
+			if (!command.requires) return command.execute(interaction, ctx);
+			checkPreconditions(interaction, command.requires);
+			return command.execute(interaction, ctx);
 		}
 		if (interaction.isMessageContextMenuCommand()) {
 			const command = this.#registry.messageCommands.get(interaction.commandName);
 			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown message command ${interaction.commandName}`, answer: sentence('members.general.unknownCommand') });
 			ctx.log.debug('message command received');
-			await command.execute(interaction, ctx);
-			return;
+			if (!command.requires) return command.execute(interaction, ctx);
+			checkPreconditions(interaction, command.requires);
+			return command.execute(interaction, ctx);
 		}
 		if (interaction.isButton()) {
 			const found = this.#registry.findButton(interaction.customId);
 			if (!found) throw unknownComponent(interaction.customId);
 			ctx.log.debug('button received');
-			await found.handler.handle(interaction, found.payload, ctx);
-			return;
+			const { handler, payload } = found;
+			if (!handler.requires) return handler.handle(interaction, payload, ctx);
+			checkPreconditions(interaction, handler.requires);
+			return handler.handle(interaction, payload, ctx);
 		}
 		if (interaction.isModalSubmit()) {
 			const found = this.#registry.findModal(interaction.customId);
 			if (!found) throw unknownComponent(interaction.customId);
 			ctx.log.debug('modal received');
-			await found.handler.handle(interaction, found.payload, ctx);
-			return;
+			const { handler, payload } = found;
+			if (!handler.requires) return handler.handle(interaction, payload, ctx);
+			checkPreconditions(interaction, handler.requires);
+			return handler.handle(interaction, payload, ctx);
 		}
 		throw new VeilError({
 			code: 'unsupported_interaction',

@@ -2,10 +2,10 @@ import { ApplicationCommandType } from 'discord.js';
 import type { ButtonHandler, Command, MessageCommand, ModalHandler, SlashCommand } from './command.js';
 import { parseCustomId } from '../discord/customId.js';
 
-/** A handler found for a custom_id, with the payload that followed its prefix. */
+/** A handler found for a custom_id, with the payload that followed its prefix, parsed by the id's codec. */
 interface FoundHandler<Handler> {
 	readonly handler: Handler;
-	readonly payload: string[];
+	readonly payload: readonly unknown[];
 }
 
 /** The command modules, checked and indexed: routing and deploy-commands both read this, so they cannot disagree. */
@@ -14,6 +14,7 @@ export interface Registry {
 	readonly commands: ReadonlyMap<string, SlashCommand>;
 	/** Message commands by name (their own namespace on Discord: `Ask Veil`). */
 	readonly messageCommands: ReadonlyMap<string, MessageCommand>;
+	/** The button's handler and payload; none for an id no handler owns, or whose payload is not its id's shape. */
 	findButton(customId: string): FoundHandler<ButtonHandler> | undefined;
 	findModal(customId: string): FoundHandler<ModalHandler> | undefined;
 	/** The registration JSON of every command, slash and message alike, in module order. */
@@ -41,12 +42,13 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 		else commands.set(name, module);
 		all.push(module);
 		origin.set(label, file);
-		const claim = <Handler extends { readonly prefix: string }>(handlers: readonly Handler[] | undefined, into: Map<string, Handler>) => {
+		const claim = <Handler extends ButtonHandler | ModalHandler>(handlers: readonly Handler[] | undefined, into: Map<string, Handler>) => {
 			for (const handler of handlers ?? []) {
-				if (!handler.prefix.startsWith(`${name}:`)) throw new Error(`${file}: component ${handler.prefix} is not under /${name}'s own prefix ${name}:`);
-				if (origin.has(handler.prefix)) throw new Error(`${file}: component ${handler.prefix} is already handled in ${origin.get(handler.prefix)}`);
-				into.set(handler.prefix, handler);
-				origin.set(handler.prefix, file);
+				const { prefix } = handler.id;
+				if (!prefix.startsWith(`${name}:`)) throw new Error(`${file}: component ${prefix} is not under /${name}'s own prefix ${name}:`);
+				if (origin.has(prefix)) throw new Error(`${file}: component ${prefix} is already handled in ${origin.get(prefix)}`);
+				into.set(prefix, handler);
+				origin.set(prefix, file);
 			}
 		};
 		claim(module.buttons, buttons);
@@ -61,10 +63,11 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 	};
 }
 
-function find<Handler>(index: ReadonlyMap<string, Handler>, customId: string): FoundHandler<Handler> | undefined {
-	const { prefix, payload } = parseCustomId(customId);
+function find<Handler extends ButtonHandler | ModalHandler>(index: ReadonlyMap<string, Handler>, customId: string): FoundHandler<Handler> | undefined {
+	const { prefix, parts } = parseCustomId(customId);
 	const handler = index.get(prefix);
-	return handler ? { handler, payload } : undefined;
+	const payload = handler?.id.parse(parts);
+	return handler && payload ? { handler, payload } : undefined;
 }
 
 function isMessageCommand(command: Command): command is MessageCommand {

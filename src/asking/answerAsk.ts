@@ -5,7 +5,7 @@ import { readAttachments } from '../files/readAttachments.js';
 import { holdByRule, judgeResponse } from '../generation/safetyVerdict.js';
 import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { candidateText } from '../generation/generationResponse.js';
-import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
+import type { AskInteraction, AskRequest } from './askComponents.js';
 import { countDailyAsk, readDailyLimit } from './dailyAsks.js';
 import { hideAnswer } from './hideAnswer.js';
 import { findLinkQuietly, linkFirstAnswer, mustLinkFirst, type LinkGate } from './linkGate.js';
@@ -49,7 +49,6 @@ export async function answerAsk(...args: Parameters<typeof askOnce>): Promise<vo
 async function askOnce(
 	interaction: AskInteraction,
 	prepare: PrepareAsk,
-	components: AskComponents,
 	ctx: InteractionContext,
 	options: AskOptions = {},
 ): Promise<AskOutcome> {
@@ -75,7 +74,7 @@ async function askOnce(
 			guildId === null ? undefined : ctx.settings.instructions.forAsk(guildId, interaction.channelId),
 		]).catch(refusedAlone);
 		if (mustLinkFirst(gate)) {
-			await ack.refuse(linkFirstAnswer(interaction.locale, components.linkButton));
+			await ack.refuse(linkFirstAnswer(interaction.locale));
 			return 'refused';
 		}
 		const ticket = admitted.enterLine(ctx.signal);
@@ -124,7 +123,7 @@ async function askOnce(
 		if (verdict.kind === 'shown') {
 			// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 			ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
-			await showAnswer(interaction, verdict, asked ? { ...applied, files } : applied, components, ctx);
+			await showAnswer(interaction, verdict, asked ? { ...applied, files } : applied, ctx);
 			return 'shown';
 		}
 		ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
@@ -135,7 +134,6 @@ async function askOnce(
 			interaction,
 			verdict,
 			{ prompt: applied.prompt, files, text: candidateText(response), noticeMessageId, private: applied.ephemeral, quotedAuthor: applied.quotedAuthor },
-			components,
 			ctx,
 		);
 		return 'hidden';

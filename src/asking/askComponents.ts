@@ -1,21 +1,7 @@
-import type { APIActionRowComponent, APIButtonComponentWithCustomId, ButtonBuilder, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { APIActionRowComponent, APIButtonComponentWithCustomId, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { Turn } from '../conversations/buildContents.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
-import type { CustomIdPrefix } from '../discord/customId.js';
 import type { AttachmentRef, FileText } from '../files/readAttachments.js';
-
-/**
- * The buttons an answer carries, each owned by a command (its custom_id prefix built from that command's name):
- * the commands hand them in, so the shared path of asking never imports a command.
- */
-export interface AskComponents {
-	/** The button of the link-first answer, which opens /link's form, labelled in the member's language. */
-	readonly linkButton: (label: string) => ButtonBuilder;
-	/** The row of a shown answer's Follow up button, for the conversation saved after it: every answer has one. */
-	followUpRow(conversationId: string): FollowUpRow;
-	/** The prefix of the mod-log's View reply button. */
-	readonly modlogViewPrefix: CustomIdPrefix;
-}
 
 /** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; anywhere (see askContext). */
 export type AskInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;

@@ -1,11 +1,12 @@
 import type { InteractionContext } from '../app/context.js';
+import { customIds } from '../app/customIds.js';
 import type { FlagRecord, NewFlag } from '../moderation/flagRepository.js';
 import type { FileText } from '../files/readAttachments.js';
 import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
-import type { AskComponents, AskInteraction } from './askComponents.js';
+import type { AskInteraction } from './askComponents.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { answerInPlace } from './answerInPlace.js';
 import { askPlaceOf } from './askContext.js';
@@ -34,7 +35,6 @@ export async function hideAnswer(
 	interaction: AskInteraction,
 	verdict: HiddenVerdict,
 	asked: HiddenAsk,
-	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<void> {
 	const place = askPlaceOf(interaction);
@@ -55,7 +55,7 @@ export async function hideAnswer(
 		}
 	} finally {
 		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
-		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewPrefix: components.modlogViewPrefix });
+		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewId: customIds.flagged.view });
 	}
 }
 

@@ -1,6 +1,7 @@
-import { ActionRowBuilder, MessageFlags, type ButtonBuilder } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags } from 'discord.js';
 import type { LinkedAccount } from '../accounts/accountRepository.js';
 import type { InteractionContext } from '../app/context.js';
+import { customIds } from '../app/customIds.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
@@ -23,14 +24,15 @@ export function mustLinkFirst(gate: LinkGate): boolean {
 }
 
 /**
- * The ephemeral answer to a member who must link first, with the button that opens the link form, in the member's
+ * The ephemeral answer to a member who must link first, with the button that opens /link's form, in the member's
  * language (`interaction.locale`).
  */
-export function linkFirstAnswer(discordLocale: string | null | undefined, linkButton: (label: string) => ButtonBuilder) {
+export function linkFirstAnswer(discordLocale: string | null | undefined) {
 	const locale = resolveLocale(discordLocale);
+	const linkButton = new ButtonBuilder().setCustomId(customIds.link.open.build()).setLabel(t(locale, 'members.ask.linkButton')).setStyle(ButtonStyle.Primary);
 	return {
 		content: t(locale, 'members.ask.linkFirst'),
-		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton(t(locale, 'members.ask.linkButton')))],
+		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton)],
 		flags: MessageFlags.Ephemeral as const,
 		allowedMentions: NO_MENTIONS,
 	};

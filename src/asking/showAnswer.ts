@@ -1,14 +1,32 @@
-import { MessageFlags } from 'discord.js';
+import { ButtonBuilder, ButtonStyle, ComponentType, MessageFlags, type APIButtonComponentWithCustomId } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
+import { customIds } from '../app/customIds.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { t } from '../i18n/translate.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { answerMessages } from '../replies/answerMessages.js';
-import type { AskComponents, AskInteraction, AskRequest } from './askComponents.js';
+import type { AskInteraction, AskRequest, FollowUpRow } from './askComponents.js';
 import { answerInPlace } from './answerInPlace.js';
 import { askPlaceOf, scopeOf } from './askContext.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
+
+/**
+ * /ask's Follow up button, built and checked by the builders once: every answer carries one, and its rows differ
+ * only in the custom_id, whose form the id's codec keeps.
+ */
+const FOLLOW_UP_BUTTON = new ButtonBuilder()
+	.setCustomId(customIds.ask.followUp.build('conversation'))
+	.setLabel(t(SOURCE_LOCALE, 'members.conversation.followUpButton'))
+	.setStyle(ButtonStyle.Secondary)
+	.toJSON() as APIButtonComponentWithCustomId;
+
+/** The row of a shown answer's Follow up button, for the conversation saved after it. */
+function followUpRow(conversationId: string): FollowUpRow {
+	return { type: ComponentType.ActionRow, components: [{ ...FOLLOW_UP_BUTTON, custom_id: customIds.ask.followUp.build(conversationId) }] };
+}
 
 /**
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
@@ -23,7 +41,6 @@ export async function showAnswer(
 	interaction: AskInteraction,
 	verdict: ShownVerdict,
 	request: AskRequest,
-	components: AskComponents,
 	ctx: InteractionContext,
 ): Promise<void> {
 	// An empty answer starts nothing: there is nothing to follow up.
@@ -31,7 +48,7 @@ export async function showAnswer(
 	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, { guildId: scopeOf(askPlaceOf(interaction)), askerId: interaction.user.id }, verdict, request, ctx));
 	const parts = answerMessages(verdict.text, verdict.cutShort);
 	const withButton = (part: (typeof parts)[number]) =>
-		conversationId === undefined ? part : { ...part, components: [components.followUpRow(conversationId)] };
+		conversationId === undefined ? part : { ...part, components: [followUpRow(conversationId)] };
 
 	const [first, ...rest] = parts;
 	if (!first) return;

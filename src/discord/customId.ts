@@ -1,20 +1,37 @@
+import type { z } from 'zod';
+
 /**
  * Every component's `custom_id` is `<command>:<action>:<payload…>`, the payload carrying all the state a click
- * needs, so a button keeps working after a restart. Each command owns its prefixes, built from its own name (see
- * `ownedPrefixes`); the registry refuses a prefix that does not start with its command's name.
+ * needs, so a button keeps working after a restart. Each command owns its prefixes, which start with its own name;
+ * the registry refuses one that does not.
  */
 export type CustomIdPrefix = `${string}:${string}`;
 
 /** Discord's cap on a component's custom_id. */
 export const CUSTOM_ID_MAX_LENGTH = 100;
 
-/** The prefixes of one command: `{ open: 'link:open', submit: 'link:submit' }` for `ownedPrefixes('link', ['open', 'submit'])`. */
-export function ownedPrefixes<const Action extends string>(command: string, actions: readonly Action[]): Readonly<Record<Action, CustomIdPrefix>> {
-	return Object.freeze(Object.fromEntries(actions.map((action) => [action, `${command}:${action}`])) as Record<Action, CustomIdPrefix>);
+/** One kind of component id: its prefix, and the payload after it as a typed tuple, built and parsed alike. */
+export interface CustomIdCodec<Payload extends readonly unknown[]> {
+	readonly prefix: CustomIdPrefix;
+	/** The id for this payload; throws when it would break Discord's cap or the parsing (a `:` in a part). */
+	build(...payload: Payload): string;
+	/** The payload as `build` took it; undefined for parts of another shape (an id crafted, or from an older Veil). */
+	parse(parts: readonly string[]): Payload | undefined;
 }
 
-/** Joins a prefix and its payload; throws when the result would break Discord's 100-character cap. */
-export function buildCustomId(prefix: CustomIdPrefix, ...payload: Array<string | number>): string {
+/** A codec whose payload is `schema`'s tuple: a zod tuple over the id's parts, which coerces what is not text. */
+export function customIdCodec<const Payload extends ReadonlyArray<string | number>>(prefix: CustomIdPrefix, schema: z.ZodType<Payload>): CustomIdCodec<Payload> {
+	return {
+		prefix,
+		build: (...payload) => buildCustomId(prefix, payload),
+		parse: (parts) => {
+			const parsed = schema.safeParse(parts);
+			return parsed.success ? parsed.data : undefined;
+		},
+	};
+}
+
+function buildCustomId(prefix: CustomIdPrefix, payload: ReadonlyArray<string | number>): string {
 	const parts = payload.map(String);
 	if (parts.some((part) => part.includes(':'))) throw new Error(`custom_id payload for ${prefix} contains ':'`);
 	const id = [prefix, ...parts].join(':');
@@ -22,8 +39,8 @@ export function buildCustomId(prefix: CustomIdPrefix, ...payload: Array<string |
 	return id;
 }
 
-/** Splits a custom_id into its prefix (the first two segments) and payload. */
-export function parseCustomId(customId: string): { prefix: string; payload: string[] } {
-	const [command = '', action = '', ...payload] = customId.split(':');
-	return { prefix: `${command}:${action}`, payload };
+/** Splits a custom_id into its prefix (the first two segments) and the parts of its payload. */
+export function parseCustomId(customId: string): { prefix: string; parts: string[] } {
+	const [command = '', action = '', ...parts] = customId.split(':');
+	return { prefix: `${command}:${action}`, parts };
 }

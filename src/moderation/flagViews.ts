@@ -9,7 +9,7 @@ import {
 	TimestampStyles,
 	type MessageMentionOptions,
 } from 'discord.js';
-import { buildCustomId, type CustomIdPrefix } from '../discord/customId.js';
+import type { CustomIdCodec } from '../discord/customId.js';
 import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
@@ -32,8 +32,13 @@ function keptFor(retentionDays: number): Sentence {
 	return sentence(key, { count: Number((retentionDays / size).toFixed(1)) });
 }
 
-/** The prefixes of the buttons these views carry; `/flagged` owns them and passes them in. */
-type FlaggedPrefixes = Readonly<Record<'page' | 'view' | 'release' | 'dismiss' | 'review', CustomIdPrefix>>;
+/** The ids of the buttons these views carry: `/flagged` handles them, and its caller passes them in. */
+export interface FlagViewIds {
+	readonly page: CustomIdCodec<[page: number, moderatorId: string]>;
+	readonly release: CustomIdCodec<[flagId: string]>;
+	readonly dismiss: CustomIdCodec<[flagId: string]>;
+	readonly review: CustomIdCodec<[flagId: string]>;
+}
 const PROMPT_ATTACHMENT_NAME = 'prompt.md';
 
 // Embed budget: description ≤ 4096 and the whole embed ≤ 6000; the fields below stay well under the rest.
@@ -85,7 +90,7 @@ export function noticeLink(flag: FlagRecord): string | undefined {
 }
 
 /** One page of `/flagged list` (only channels the moderator moderates): a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
-export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, prefixes: FlaggedPrefixes): FlagMessage {
+export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, ids: FlagViewIds): FlagMessage {
 	if (page.total === 0) return message(t(SOURCE_LOCALE, 'moderators.listEmpty', { keptFor: keptFor(retentionDays) }), [], []);
 	const lines = page.flags.map((flag) =>
 		truncate(
@@ -103,8 +108,8 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 		page.pageCount > 1
 			? [
 					new ActionRowBuilder<ButtonBuilder>().addComponents(
-						pageButton(prefixes.page, t(SOURCE_LOCALE, 'moderators.buttons.previous'), page.page - 1, moderatorId, page.page <= 1),
-						pageButton(prefixes.page, t(SOURCE_LOCALE, 'moderators.buttons.next'), page.page + 1, moderatorId, page.page >= page.pageCount),
+						pageButton(ids.page, t(SOURCE_LOCALE, 'moderators.buttons.previous'), page.page - 1, moderatorId, page.page <= 1),
+						pageButton(ids.page, t(SOURCE_LOCALE, 'moderators.buttons.next'), page.page + 1, moderatorId, page.page >= page.pageCount),
 					),
 				]
 			: [];
@@ -116,7 +121,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
  * text (previewed in the embed, attached in full when longer), and the decision buttons while it is pending.
  * `note` opens the message, e.g. the outcome of the button just pressed.
  */
-export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, note = ''): FlagMessage {
+export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, note = ''): FlagMessage {
 	const status = flag.decision?.kind ?? 'pending';
 	const link = noticeLink(flag);
 	const reasons = describeStopReasons(flag);
@@ -170,7 +175,7 @@ export function flagViewMessage(flag: FlagRecord, prefixes: FlaggedPrefixes, not
 					: '';
 		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
 	}
-	return message(note, [embed], status === 'pending' ? [decisionButtons(prefixes, flag.id)] : [], files);
+	return message(note, [embed], status === 'pending' ? [decisionButtons(ids, flag.id)] : [], files);
 }
 
 /** What a moderator reads after a press that found an earlier decision. */
@@ -178,17 +183,17 @@ export function alreadyDecidedNote(flag: FlagRecord): string {
 	return t(SOURCE_LOCALE, 'moderators.alreadyDecided', { status: flagStatus(flag) });
 }
 
-function decisionButtons(prefixes: FlaggedPrefixes, flagId: string): ActionRowBuilder<ButtonBuilder> {
+function decisionButtons(ids: FlagViewIds, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.release, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.dismiss, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(buildCustomId(prefixes.review, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(ids.release.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(ids.dismiss.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(ids.review.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
 	);
 }
 
-function pageButton(prefix: CustomIdPrefix, label: string, page: number, moderatorId: string, disabled: boolean): ButtonBuilder {
+function pageButton(id: FlagViewIds['page'], label: string, page: number, moderatorId: string, disabled: boolean): ButtonBuilder {
 	return new ButtonBuilder()
-		.setCustomId(buildCustomId(prefix, page, moderatorId))
+		.setCustomId(id.build(page, moderatorId))
 		.setLabel(label)
 		.setStyle(ButtonStyle.Secondary)
 		.setDisabled(disabled);

@@ -10,7 +10,7 @@ import {
 	type Client,
 	type PermissionsBitField,
 } from 'discord.js';
-import { buildCustomId, type CustomIdPrefix } from '../discord/customId.js';
+import type { CustomIdCodec } from '../discord/customId.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import type { FlagRecord, FlagRepository } from './flagRepository.js';
 import { flagStatus, STATUS_COLOR } from './flagViews.js';
@@ -44,10 +44,13 @@ export function flagEmbed(flag: FlagRecord): EmbedBuilder {
 		.setFooter({ text: t(SOURCE_LOCALE, 'moderators.modlog.footer') });
 }
 
+/** The id of the mod-log's View reply button: `/flagged` handles it, and the caller passes it in. */
+export type ViewReplyId = CustomIdCodec<[flagId: string]>;
+
 /** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
-export function viewReplyButton(viewPrefix: CustomIdPrefix, flagId: string): ActionRowBuilder<ButtonBuilder> {
+export function viewReplyButton(viewId: ViewReplyId, flagId: string): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(buildCustomId(viewPrefix, flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.viewReply')).setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(viewId.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.viewReply')).setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -57,7 +60,7 @@ export function viewReplyButton(viewPrefix: CustomIdPrefix, flagId: string): Act
  */
 export async function postFlagToModlog(
 	flag: FlagRecord,
-	deps: { client: Client; settings: SettingsRepository; flags: FlagRepository; log: Logger; viewPrefix: CustomIdPrefix },
+	deps: { client: Client; settings: SettingsRepository; flags: FlagRepository; log: Logger; viewId: ViewReplyId },
 ): Promise<void> {
 	let modlogChannelId: string | undefined;
 	try {
@@ -71,7 +74,7 @@ export async function postFlagToModlog(
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error(t(SOURCE_LOCALE, 'moderators.sendFailure.modlogNotSendable'));
-		const posted = await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
+		const posted = await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewId, flag.id)], allowedMentions: NO_MENTIONS });
 		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
 		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
 			deps.log.warn({ err: error, flagId: flag.id }, 'could not remember the mod-log post; a decision will not update it');
@@ -95,13 +98,13 @@ export async function postFlagToModlog(
  * Brings a flag's mod-log post up to date after a decision (status, who, the reason). A post from before posts were
  * remembered, or one Veil can no longer edit, stays as it was; that is logged, and nothing fails.
  */
-export async function updateModlogPost(flag: FlagRecord, deps: { client: Client; flags: FlagRepository; log: Logger; viewPrefix: CustomIdPrefix }): Promise<void> {
+export async function updateModlogPost(flag: FlagRecord, deps: { client: Client; flags: FlagRepository; log: Logger; viewId: ViewReplyId }): Promise<void> {
 	try {
 		const post = await deps.flags.postOf(flag);
 		if (!post) return;
 		const channel = await deps.client.channels.fetch(post.channelId, FETCH_TO_SEND);
 		if (!channel?.isTextBased()) return;
-		await channel.messages.edit(post.messageId, { embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewPrefix, flag.id)], allowedMentions: NO_MENTIONS });
+		await channel.messages.edit(post.messageId, { embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewId, flag.id)], allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');
 	}

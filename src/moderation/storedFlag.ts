@@ -11,7 +11,7 @@ const ratingLineSchema = z.object({
 /** The channelId of a flag asked outside Veil's servers, and of its index entry: no channel id is ever this. */
 export const OUTSIDE_CHANNEL = 'outside';
 
-const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
+export const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
 export type FlagDecision = (typeof FLAG_DECISIONS)[number];
 
 /** A moderator's decision on a flag, as saved with it and as claimed in the store while it is acted on. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { commandModules } from '../../../commands/index.js';
-import { FLAGGED_PREFIXES } from '../../../commands/flagged.js';
-import { buildCustomId, CUSTOM_ID_MAX_LENGTH, ownedPrefixes, parseCustomId } from '../../../src/discord/customId.js';
+import { z } from 'zod';
+import { customIds } from '../../../src/app/customIds.js';
+import { CUSTOM_ID_MAX_LENGTH, customIdCodec, parseCustomId } from '../../../src/discord/customId.js';
 import { buildRegistry } from '../../../src/app/registry.js';
 
 const execute = async () => undefined;
@@ -15,8 +16,17 @@ describe('buildRegistry', () => {
 		expect(registry.findModal('link:open')).toBeUndefined();
 		expect(registry.findModal('link:submit')).toBeDefined();
 		expect(registry.findButton('link:submit')).toBeUndefined();
-		expect(registry.findButton(buildCustomId(FLAGGED_PREFIXES.page, 2, '1'))?.payload).toEqual(['2', '1']);
+		expect(registry.findButton(customIds.flagged.page.build(2, '1'))?.payload).toEqual([2, '1']);
+		expect(registry.findModal('flagged:decide:released:abc')?.payload).toEqual(['released', 'abc']);
 		expect(registry.findButton('nobody:owns')).toBeUndefined();
+	});
+
+	it('finds no handler for an id whose payload is not its shape, so the router answers it as unknown', () => {
+		const registry = buildRegistry(commandModules);
+		expect(registry.findButton('flagged:page:two:1')).toBeUndefined();
+		expect(registry.findButton('flagged:page:2')).toBeUndefined();
+		expect(registry.findModal('flagged:decide:deleted:abc')).toBeUndefined();
+		expect(registry.findButton('link:open:extra')).toBeUndefined();
 	});
 
 	it('indexes a message command apart from the slash commands, and registers both', () => {
@@ -52,7 +62,7 @@ describe('buildRegistry', () => {
 	});
 
 	it('rejects a component prefix owned twice', () => {
-		const handler = { prefix: 'a:open', handle: execute };
+		const handler = { id: customIdCodec('a:open', z.tuple([])), handle: execute };
 		expect(() =>
 			buildRegistry({
 				'commands/a.ts': { data: { name: 'a', description: 'd' }, execute, buttons: [handler], modals: [handler] },
@@ -61,7 +71,7 @@ describe('buildRegistry', () => {
 	});
 
 	it("rejects a prefix outside its command's own name", () => {
-		const handler = { prefix: 'link:open', handle: execute };
+		const handler = { id: customIds.link.open, handle: execute };
 		expect(() => buildRegistry({ 'commands/b.ts': { data: { name: 'b', description: 'd' }, execute, buttons: [handler] } })).toThrow(
 			/commands\/b\.ts: component link:open is not under \/b's own prefix b:/,
 		);
@@ -69,15 +79,17 @@ describe('buildRegistry', () => {
 });
 
 describe('custom ids', () => {
-	it('round-trips a prefix and its payload', () => {
-		const { page } = ownedPrefixes('flagged', ['page']);
-		expect(page).toBe('flagged:page');
-		const id = buildCustomId(page, 3, '123456789012345678');
-		expect(parseCustomId(id)).toEqual({ prefix: 'flagged:page', payload: ['3', '123456789012345678'] });
+	it('round-trips a prefix and its typed payload', () => {
+		const { page } = customIds.flagged;
+		const id = page.build(3, '123456789012345678');
+		expect(id).toBe('flagged:page:3:123456789012345678');
+		const { prefix, parts } = parseCustomId(id);
+		expect(prefix).toBe(page.prefix);
+		expect(page.parse(parts)).toEqual([3, '123456789012345678']);
 	});
 
 	it('refuses an id past Discord\'s cap or a payload that would break parsing', () => {
-		expect(() => buildCustomId(FLAGGED_PREFIXES.view, 'x'.repeat(CUSTOM_ID_MAX_LENGTH))).toThrow(/characters/);
-		expect(() => buildCustomId(FLAGGED_PREFIXES.view, 'a:b')).toThrow(/contains ':'/);
+		expect(() => customIds.flagged.view.build('x'.repeat(CUSTOM_ID_MAX_LENGTH))).toThrow(/characters/);
+		expect(() => customIds.flagged.view.build('a:b')).toThrow(/contains ':'/);
 	});
 });

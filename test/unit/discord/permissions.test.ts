@@ -2,9 +2,9 @@ import { PermissionFlagsBits, PermissionsBitField, type RepliableInteraction } f
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/answers/veilError.js';
 import { t } from '../../../src/i18n/translate.js';
-import { requirePermission } from '../../../src/discord/permissions.js';
+import { checkPreconditions, MANAGE_MESSAGES, MANAGE_SERVER } from '../../../src/discord/permissions.js';
 
-// Only what requirePermission reads: where the interaction comes from and the permissions Discord sent with it.
+// Only what checkPreconditions reads: where the interaction comes from and the permissions Discord sent with it.
 function interaction(guildId: string | null, permissions: bigint[] | null): RepliableInteraction {
 	return {
 		guildId,
@@ -13,20 +13,22 @@ function interaction(guildId: string | null, permissions: bigint[] | null): Repl
 	} as unknown as RepliableInteraction;
 }
 
-describe('requirePermission', () => {
-	it('returns the server id when the member holds the permission now', () => {
-		expect(requirePermission(interaction('1', [PermissionFlagsBits.ManageMessages]), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toBe('1');
-		expect(requirePermission(interaction('1', [PermissionFlagsBits.Administrator]), PermissionFlagsBits.ManageGuild, 'Manage Server')).toBe('1');
+describe('checkPreconditions', () => {
+	it('passes a member who holds the permission now, or any member where none is required', () => {
+		expect(() => checkPreconditions(interaction('1', [PermissionFlagsBits.ManageMessages]), { permission: MANAGE_MESSAGES })).not.toThrow();
+		expect(() => checkPreconditions(interaction('1', [PermissionFlagsBits.Administrator]), { permission: MANAGE_SERVER })).not.toThrow();
+		expect(() => checkPreconditions(interaction('1', [PermissionFlagsBits.SendMessages]), {})).not.toThrow();
 	});
 
 	it('refuses a member without it, naming the permission and nothing else', () => {
-		const refuse = () => requirePermission(interaction('1', [PermissionFlagsBits.SendMessages]), PermissionFlagsBits.ManageMessages, 'Manage Messages');
+		const refuse = () => checkPreconditions(interaction('1', [PermissionFlagsBits.SendMessages]), { permission: MANAGE_MESSAGES });
 		expect(refuse).toThrow(UserInputError);
 		expect(refuse).toThrow('You need the Manage Messages permission in this server to do this.');
-		expect(() => requirePermission(interaction('1', null), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toThrow(UserInputError);
+		expect(() => checkPreconditions(interaction('1', null), { permission: MANAGE_MESSAGES })).toThrow(UserInputError);
 	});
 
-	it('refuses outside a server', () => {
-		expect(() => requirePermission(interaction(null, null), PermissionFlagsBits.ManageMessages, 'Manage Messages')).toThrow(t('en-US', 'members.general.serversOnly'));
+	it('refuses outside a server, whether or not a permission is required', () => {
+		expect(() => checkPreconditions(interaction(null, null), { permission: MANAGE_MESSAGES })).toThrow(t('en-US', 'members.general.serversOnly'));
+		expect(() => checkPreconditions(interaction(null, null), {})).toThrow(t('en-US', 'members.general.serversOnly'));
 	});
 });
