@@ -5,7 +5,7 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { deferOriginal } from '../discord/originalResponse.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
-import type { AskInteraction } from './askComponents.js';
+import type { AskInteraction } from './askRequest.js';
 import { EarlyDeferral } from './earlyDeferral.js';
 
 /** What the choice reads: where the ask was made, and whether the daily limit spares the member. */

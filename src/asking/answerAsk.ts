@@ -5,7 +5,7 @@ import { readAttachments } from '../files/readAttachments.js';
 import { holdByRule, judgeResponse } from '../generation/safetyVerdict.js';
 import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { candidateText } from '../generation/generationResponse.js';
-import type { AskInteraction, AskRequest } from './askComponents.js';
+import type { AskInteraction, AskRequest } from './askRequest.js';
 import { countDailyAsk, readDailyLimit } from './dailyAsks.js';
 import { hideAnswer } from './hideAnswer.js';
 import { findLinkQuietly, linkFirstAnswer, mustLinkFirst, type LinkGate } from './linkGate.js';

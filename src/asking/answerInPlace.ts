@@ -1,7 +1,7 @@
 import { MessageFlags, RateLimitError } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
 import type { OutgoingMessage } from '../replies/answerMessages.js';
-import type { AskInteraction, FollowUpRow } from './askComponents.js';
+import type { AskInteraction, FollowUpRow } from './askRequest.js';
 import { editOriginal } from '../discord/originalResponse.js';
 
 /**

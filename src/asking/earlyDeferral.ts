@@ -2,7 +2,7 @@ import { deferOriginal } from '../discord/originalResponse.js';
 import type { Ticket } from '../admission/askLine.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
-import type { AskInteraction } from './askComponents.js';
+import type { AskInteraction } from './askRequest.js';
 
 
 /**

@@ -6,7 +6,7 @@ import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
-import type { AskInteraction } from './askComponents.js';
+import type { AskInteraction } from './askRequest.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { answerInPlace } from './answerInPlace.js';
 import { askPlaceOf } from './askContext.js';

@@ -7,7 +7,7 @@ import { newConversationId } from '../conversations/conversationRepository.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { answerMessages } from '../replies/answerMessages.js';
-import type { AskInteraction, AskRequest, FollowUpRow } from './askComponents.js';
+import type { AskInteraction, AskRequest, FollowUpRow } from './askRequest.js';
 import { answerInPlace } from './answerInPlace.js';
 import { askPlaceOf, scopeOf } from './askContext.js';
 

@@ -3,7 +3,7 @@ import type { InteractionContext } from '../app/context.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
-import type { AskInteraction } from './askComponents.js';
+import type { AskInteraction } from './askRequest.js';
 
 /**
  * Waits for the ask's turn, after its deferral. While it waits, its "thinking…" message says how many asks are
