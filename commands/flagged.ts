@@ -245,7 +245,8 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): stri
 
 /** A page of the flags asked in channels the moderator may moderate; the others are neither shown nor counted. */
 function listPage(guildId: string, page: number, lookup: PermissionLookup, ctx: InteractionContext): Promise<FlagPage> {
-	return ctx.flags.list(guildId, page, undefined, undefined, (channelIds) => moderatedChannels(lookup, channelIds, () => outsideModerationChannel(guildId, ctx)));
+	const channels = (channelIds: readonly string[]) => moderatedChannels(lookup, channelIds, () => outsideModerationChannel(guildId, ctx));
+	return ctx.flags.list(guildId, page, { channels });
 }
 
 /**

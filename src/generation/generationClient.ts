@@ -85,7 +85,10 @@ export class GenerationClient {
 			onThrow: (error, timedOut) => {
 				const what = timedOut ? `timed out after ${this.#timeoutMs} ms` : 'failed';
 				const scrub = secretScrubber([this.#apiKey, encodeURIComponent(this.#apiKey), ...tokens]);
-				return this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} ${what}`, undefined, sanitizeError(error, scrub), timedOut ? 'timeout' : 'network');
+				return this.#failure('upstream_unavailable', `generation request to ${this.describeUrl()} ${what}`, {
+					cause: sanitizeError(error, scrub),
+					kind: timedOut ? 'timeout' : 'network',
+				});
 			},
 		});
 	}
@@ -105,7 +108,7 @@ export class GenerationClient {
 		const status = response.statusCode;
 		const where = `generation service (${this.describeUrl()}) answered HTTP ${status}`;
 		const refuse = (code: UpstreamErrorCode, message: string, retry: boolean, retryAfterMs?: number) =>
-			({ ok: false, retry, retryAfterMs, error: this.#failure(code, message, status) }) as const;
+			({ ok: false, retry, retryAfterMs, error: this.#failure(code, message, { status }) }) as const;
 		if (status >= 200 && status < 300) {
 			const bytes = await readBodyCapped(response, MAX_BODY_BYTES);
 			// Not retried: an answer that size is what the service chose to send, and asking again would cost it twice more.
@@ -127,8 +130,8 @@ export class GenerationClient {
 		return status >= 400 ? refuse('upstream_rejected', where, false) : refuse('upstream_invalid', `${where}, not an answer`, false);
 	}
 
-	#failure(code: UpstreamErrorCode, message: string, status?: number, cause?: unknown, kind?: UpstreamFailureKind): UpstreamError {
-		return new UpstreamError({ code, message, answer: ANSWERS[code], status, cause, kind });
+	#failure(code: UpstreamErrorCode, message: string, details: { status?: number; cause?: unknown; kind?: UpstreamFailureKind } = {}): UpstreamError {
+		return new UpstreamError({ code, message, answer: ANSWERS[code], ...details });
 	}
 }
 

@@ -264,7 +264,8 @@ export class FlagRepository {
 	 * One page (1-based) of the server's live flags, newest first. With `channels`, only flags asked in the channels
 	 * it keeps are counted and paged, so a page is never short and the total never tells of the others.
 	 */
-	async list(guildId: string, page: number, pageSize = FLAG_PAGE_SIZE, now = new Date(), channels?: ChannelFilter): Promise<FlagPage> {
+	async list(guildId: string, page: number, options: { pageSize?: number; now?: Date; channels?: ChannelFilter } = {}): Promise<FlagPage> {
+		const { pageSize = FLAG_PAGE_SIZE, now = new Date(), channels } = options;
 		let index = await this.#index.read(guildId, now.getTime());
 		if (channels) index = await this.#inChannels(index, channels);
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));

@@ -110,7 +110,7 @@ describe('mod-log', () => {
 			.discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'notice fails' }], user: member.user, guildId: guild.id, channelId: guild.channels[0]!.id })
 			.waitForAnswer();
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the mod-log post');
-		const flags = await harness().bot.context.flags.list(guild.id, 1, 10);
+		const flags = await harness().bot.context.flags.list(guild.id, 1, { pageSize: 10 });
 		expect(flags.total).toBe(1);
 		expect(JSON.stringify(harness().discord.channelMessages(modlogId)[0]?.components)).toContain(flags.flags[0]!.id);
 	});

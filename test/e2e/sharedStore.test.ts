@@ -74,7 +74,7 @@ describe.each(stores)('two processes deciding and creating flags in %s', (_kind,
 		]);
 		const created = output.flatMap((lines) => JSON.parse(lines.at(-1) ?? '[]') as string[]);
 		expect(created).toHaveLength(30);
-		const listed = await flags.list(GUILD, 1, 1000);
+		const listed = await flags.list(GUILD, 1, { pageSize: 1000 });
 		expect(listed.flags.map((flag) => flag.id)).toEqual(expect.arrayContaining(created));
 	});
 

@@ -62,10 +62,10 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const created = await Promise.all(Array.from({ length: 50 }, (_, n) => flags.create(newFlag({ prompt: `prompt ${n}` }))));
 		const listed = [];
-		for (let page = 1; page <= 5; page += 1) listed.push(...(await flags.list(GUILD, page, 10)).flags);
+		for (let page = 1; page <= 5; page += 1) listed.push(...(await flags.list(GUILD, page, { pageSize: 10 })).flags);
 		expect(listed).toHaveLength(50);
 		expect(new Set(listed.map((flag) => flag.id))).toEqual(new Set(created.map((flag) => flag.id)));
-		expect((await flags.list(GUILD, 1, 10)).pageCount).toBe(5);
+		expect((await flags.list(GUILD, 1, { pageSize: 10 })).pageCount).toBe(5);
 	});
 
 	it('lists newest first, ten a page, and clamps the page number', async () => {
@@ -73,13 +73,13 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		const start = Date.parse('2030-01-01T00:00:00Z');
 		for (let n = 0; n < 25; n += 1) await flags.create(newFlag({ prompt: `prompt ${n}` }), new Date(start + n * 1000));
 		const now = new Date(start + 60_000);
-		const first = await flags.list(GUILD, 1, 10, now);
+		const first = await flags.list(GUILD, 1, { pageSize: 10, now });
 		expect(first).toMatchObject({ page: 1, pageCount: 3, total: 25 });
 		expect(first.flags.map((flag) => flag.prompt)).toEqual(Array.from({ length: 10 }, (_, n) => `prompt ${24 - n}`));
-		const last = await flags.list(GUILD, 99, 10, now);
+		const last = await flags.list(GUILD, 99, { pageSize: 10, now });
 		expect(last.page).toBe(3);
 		expect(last.flags.map((flag) => flag.prompt)).toEqual(['prompt 4', 'prompt 3', 'prompt 2', 'prompt 1', 'prompt 0']);
-		expect((await flags.list(GUILD, 0, 10, now)).page).toBe(1);
+		expect((await flags.list(GUILD, 0, { pageSize: 10, now })).page).toBe(1);
 	});
 
 	it('scopes flags to their server: another server neither finds nor lists them', async () => {
@@ -163,13 +163,13 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 			return new Set(ids.filter((id) => id === OPEN_CHANNEL));
 		};
 		const now = new Date(start + 60_000);
-		const first = await flags.list(GUILD, 1, 5, now, onlyOpen);
+		const first = await flags.list(GUILD, 1, { pageSize: 5, now, channels: onlyOpen });
 		expect(first).toMatchObject({ page: 1, pageCount: 2, total: 7 });
 		expect(first.flags.map((flag) => flag.id)).toEqual(open.slice(0, 5));
-		expect((await flags.list(GUILD, 2, 5, now, onlyOpen)).flags.map((flag) => flag.id)).toEqual(open.slice(5));
+		expect((await flags.list(GUILD, 2, { pageSize: 5, now, channels: onlyOpen })).flags.map((flag) => flag.id)).toEqual(open.slice(5));
 		// One question per listing, about each channel once.
 		expect(asked).toEqual([[OPEN_CHANNEL, STAFF_CHANNEL].sort(), [OPEN_CHANNEL, STAFF_CHANNEL].sort()]);
-		expect((await flags.list(GUILD, 1, 5, now, async () => new Set())).total).toBe(0);
+		expect((await flags.list(GUILD, 1, { pageSize: 5, now, channels: async () => new Set() })).total).toBe(0);
 	});
 
 	it('moves, once at start, index entries and flags of earlier shapes, so that a listing filters by channel', async () => {
@@ -188,7 +188,7 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		expect(askedPrivately((await flags.find(GUILD, staff.id))!)).toBe(true);
 
 		await Promise.all([moveLegacyFlags(store, atomic, flags, logger), moveLegacyFlags(store, atomic, flags, logger)]);
-		const listed = await flags.list(GUILD, 1, 10, new Date(), async (ids) => new Set(ids.filter((id) => id === OPEN_CHANNEL)));
+		const listed = await flags.list(GUILD, 1, { pageSize: 10, channels: async (ids) => new Set(ids.filter((id) => id === OPEN_CHANNEL)) });
 		expect(listed.flags.map((flag) => flag.id)).toEqual([bare.id, open.id]);
 		expect(listed.total).toBe(2);
 		expect((await flags.list(GUILD, 1)).flags.map((flag) => flag.id)).toEqual([bare.id, staff.id, open.id]);

@@ -106,7 +106,7 @@ describe.each(shared)('two processes sharing %s', (_kind, storeUrl) => {
 
 	it('keep every flag in the index when many are created at once by both', async () => {
 		const created = await Promise.all(Array.from({ length: 30 }, (_, n) => (n % 2 === 0 ? a : b).flags.create(newFlag)));
-		const listed = await a.flags.list(GUILD, 1, 100);
+		const listed = await a.flags.list(GUILD, 1, { pageSize: 100 });
 		expect(listed.total).toBe(30);
 		expect(new Set(listed.flags.map((flag) => flag.id))).toEqual(new Set(created.map((flag) => flag.id)));
 	});
