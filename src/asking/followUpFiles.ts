@@ -16,18 +16,19 @@ export const FOLLOW_UP_MAX_FILES = 3;
 export function followUpFilesLabel(notKept: readonly string[], locale: SupportedLocale): LabelBuilder {
 	return new LabelBuilder()
 		.setLabel(t(locale, 'members.conversation.filesLabel'))
-		.setDescription(
-			notKept.length > 0 ? t(locale, 'members.conversation.filesNotKept', { names: shortList(notKept) }) : t(locale, 'members.conversation.filesHint', { count: FOLLOW_UP_MAX_FILES }),
-		)
+		.setDescription(notKept.length > 0 ? notKeptHint(notKept, locale) : t(locale, 'members.conversation.filesHint', { count: FOLLOW_UP_MAX_FILES }))
 		.setFileUploadComponent(
 			new FileUploadBuilder().setCustomId(FOLLOW_UP_FILES_ID).setMinValues(0).setMaxValues(FOLLOW_UP_MAX_FILES).setRequired(false),
 		);
 }
 
-/** The names, cut to fit the 100 characters of a label's description around them. */
-function shortList(names: readonly string[]): string {
+/** A label's description holds at most 100 characters: the names are cut to what the sentence leaves of them. */
+const DESCRIPTION_MAX = 100;
+
+function notKeptHint(names: readonly string[], locale: SupportedLocale): string {
 	const list = names.join(', ');
-	return list.length > 50 ? `${list.slice(0, 49)}…` : list;
+	const room = DESCRIPTION_MAX - t(locale, 'members.conversation.filesNotKept', { names: '' }).length;
+	return t(locale, 'members.conversation.filesNotKept', { names: list.length > room ? `${list.slice(0, Math.max(0, room - 1))}…` : list });
 }
 
 /** The files uploaded in a Follow up form; none in a form opened before it had an upload. */

@@ -11,6 +11,7 @@ import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { answerInPlace } from './answerInPlace.js';
 import { askPlaceOf } from './askContext.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
+import { resolveLocale } from '../i18n/locales.js';
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
 interface HiddenAsk {
@@ -47,11 +48,12 @@ export async function hideAnswer(
 				: { guildId: reviewingGuildId, channelId: OUTSIDE_CHANNEL, outside: place.where };
 		flag = await storeFlag(where, interaction.user.id, verdict, asked, ctx);
 	}
+	const locale = resolveLocale(interaction.locale);
 	try {
 		if (place.kind === 'server') {
-			await answerInPlace(interaction, hiddenNotice(verdict, flag?.id), asked.private, ctx);
+			await answerInPlace(interaction, hiddenNotice(verdict, flag?.id, 'server', locale), asked.private, ctx);
 		} else {
-			await refuseAlone(interaction, asked.private, hiddenNotice(verdict, flag?.id, reviewingGuildId === undefined ? 'none' : 'operators'));
+			await refuseAlone(interaction, asked.private, hiddenNotice(verdict, flag?.id, reviewingGuildId === undefined ? 'none' : 'operators', locale));
 		}
 	} finally {
 		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).

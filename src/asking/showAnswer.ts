@@ -1,7 +1,7 @@
 import { ButtonBuilder, ButtonStyle, ComponentType, MessageFlags, type APIButtonComponentWithCustomId } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { resolveLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
@@ -15,7 +15,7 @@ type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 
 /**
  * /ask's Follow up button, built and checked by the builders once: every answer carries one, and its rows differ
- * only in the custom_id, whose form the id's codec keeps.
+ * only in the custom_id, whose form the id's codec keeps, and the label's language (the catalogue tests check it).
  */
 const FOLLOW_UP_BUTTON = new ButtonBuilder()
 	.setCustomId(customIds.ask.followUp.build('conversation'))
@@ -23,9 +23,10 @@ const FOLLOW_UP_BUTTON = new ButtonBuilder()
 	.setStyle(ButtonStyle.Secondary)
 	.toJSON() as APIButtonComponentWithCustomId;
 
-/** The row of a shown answer's Follow up button, for the conversation saved after it. */
-function followUpRow(conversationId: string): FollowUpRow {
-	return { type: ComponentType.ActionRow, components: [{ ...FOLLOW_UP_BUTTON, custom_id: customIds.ask.followUp.build(conversationId) }] };
+/** The row of a shown answer's Follow up button, for the conversation saved after it, labelled in `locale`. */
+function followUpRow(conversationId: string, locale: SupportedLocale): FollowUpRow {
+	const button = { ...FOLLOW_UP_BUTTON, label: t(locale, 'members.conversation.followUpButton'), custom_id: customIds.ask.followUp.build(conversationId) };
+	return { type: ComponentType.ActionRow, components: [button] };
 }
 
 /**
@@ -46,9 +47,11 @@ export async function showAnswer(
 	// An empty answer starts nothing: there is nothing to follow up.
 	const conversationId = verdict.text.trim() === '' ? undefined : newConversationId();
 	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, { guildId: scopeOf(askPlaceOf(interaction)), askerId: interaction.user.id }, verdict, request, ctx));
-	const parts = answerMessages(verdict.text, verdict.cutShort);
+	// The asking member's language, public answers too: the notes and the button answer them.
+	const locale = resolveLocale(interaction.locale);
+	const parts = answerMessages(verdict.text, verdict.cutShort, locale);
 	const withButton = (part: (typeof parts)[number]) =>
-		conversationId === undefined ? part : { ...part, components: [followUpRow(conversationId)] };
+		conversationId === undefined ? part : { ...part, components: [followUpRow(conversationId, locale)] };
 
 	const [first, ...rest] = parts;
 	if (!first) return;

@@ -17,10 +17,10 @@ export function describeStopReasons(flag: {
 	const { blockReason, finishReason, automod } = flag;
 	return [
 		...(automod === undefined ? [] : [t(SOURCE_LOCALE, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
-		...(blockReason === undefined ? [] : [t(SOURCE_LOCALE, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason) })]),
+		...(blockReason === undefined ? [] : [t(SOURCE_LOCALE, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason, SOURCE_LOCALE) })]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []
-			: [finishReason === undefined ? t(SOURCE_LOCALE, 'members.ratings.finishReasonNone') : t(SOURCE_LOCALE, 'members.ratings.finishReason', { label: upstreamLabel(finishReason) })]),
+			: [finishReason === undefined ? t(SOURCE_LOCALE, 'members.ratings.finishReasonNone') : t(SOURCE_LOCALE, 'members.ratings.finishReason', { label: upstreamLabel(finishReason, SOURCE_LOCALE) })]),
 	];
 }
 

@@ -19,7 +19,7 @@ function underWords(ms: number): string {
 function reasonWords(reason: string): string {
 	if (reason === 'automod') return t(SOURCE_LOCALE, 'moderators.stats.reasonAutomod');
 	if (reason === 'other') return t(SOURCE_LOCALE, 'moderators.stats.reasonOther');
-	return categoryLabel(reason);
+	return categoryLabel(reason, SOURCE_LOCALE);
 }
 
 /** `/flagged stats`: held by reason, decisions, release rate and median time to a decision, for moderators alone. */

@@ -77,7 +77,7 @@ export function caseLabel(flag: FlagRecord): string {
 export function flagCategories(flag: FlagRecord): string {
 	const seen = new Set<string>();
 	for (const line of flaggedRatings(flag.ratings)) {
-		seen.add(`${categoryLabel(line.category)} ${upstreamLabel(line.probability)}${line.blocked ? ' (blocked)' : ''}`);
+		seen.add(`${categoryLabel(line.category, SOURCE_LOCALE)} ${upstreamLabel(line.probability, SOURCE_LOCALE)}${line.blocked ? ' (blocked)' : ''}`);
 	}
 	for (const reason of describeStopReasons(flag)) seen.add(reason);
 	return seen.size > 0 ? [...seen].join(', ') : t(SOURCE_LOCALE, 'moderators.ratingsIncomplete');
@@ -134,7 +134,7 @@ export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, note = ''): 
 			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: 'Status', value: flagStatus(flag) },
 			...(flag.decision?.reason ? [{ name: t(SOURCE_LOCALE, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
-			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings)).join('\n') || t(SOURCE_LOCALE, 'moderators.ratingsMissing'), 600) },
+			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings), SOURCE_LOCALE).join('\n') || t(SOURCE_LOCALE, 'moderators.ratingsMissing'), 600) },
 			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
 			{ name: 'Hidden reply', value: t(SOURCE_LOCALE, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }) },
 			{

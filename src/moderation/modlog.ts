@@ -25,7 +25,7 @@ import type { SettingsRepository } from '../settings/settingsRepository.js';
 
 /** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
 export function flagEmbed(flag: FlagRecord): EmbedBuilder {
-	const flagged = describeRatings(flaggedRatings(flag.ratings));
+	const flagged = describeRatings(flaggedRatings(flag.ratings), SOURCE_LOCALE);
 	const reasons = describeStopReasons(flag);
 	return new EmbedBuilder()
 		.setTitle(flag.caseNumber === undefined ? t(SOURCE_LOCALE, 'moderators.modlog.title') : `#${flag.caseNumber} · ${t(SOURCE_LOCALE, 'moderators.modlog.title')}`)

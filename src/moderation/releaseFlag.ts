@@ -49,7 +49,7 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason: sentence('moderators.veilLacks', { missing }) }),
 		});
 	}
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', replying ? t(SOURCE_LOCALE, 'moderators.releasedHeader') : t(SOURCE_LOCALE, 'moderators.releasedHeaderFor', { userId: flag.userId }));
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', SOURCE_LOCALE, replying ? t(SOURCE_LOCALE, 'moderators.releasedHeader') : t(SOURCE_LOCALE, 'moderators.releasedHeaderFor', { userId: flag.userId }));
 	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
 		const channel = await deps.client.channels.fetch(flag.channelId, FETCH_TO_SEND);
@@ -71,7 +71,7 @@ async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDep
 	const header = flag.outside
 		? t(SOURCE_LOCALE, 'moderators.releasedOutsideHeader')
 		: t(SOURCE_LOCALE, 'moderators.releasedPrivatelyHeader', { channelId: flag.channelId });
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', header);
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', SOURCE_LOCALE, header);
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
 		return await sendParts(channel, parts, {}, flag, deps.log, true);

@@ -1,16 +1,13 @@
 import { AttachmentBuilder, type MessageMentionOptions } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 
 /** Past this many messages' worth, the answer goes as one message plus the whole text as a file. */
 const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
 
-const CUT_SHORT_NOTE = `\n-# ${t(SOURCE_LOCALE, 'members.ask.cutShort')}`;
-const ATTACHED_NOTE = `\n-# ${t(SOURCE_LOCALE, 'members.ask.attached', { fileName: ATTACHMENT_NAME })}`;
-const EMPTY_ANSWER = t(SOURCE_LOCALE, 'members.ask.emptyAnswer');
 
 export interface OutgoingMessage {
 	content: string;
@@ -21,19 +18,21 @@ export interface OutgoingMessage {
 /**
  * The messages of a shown answer, in order: split at paragraph, line or word boundaries within Discord's 2000
  * characters, or, past four messages, the first part plus the whole text as `reply.md`. `header` (for example a
- * moderator's release line) opens the first message.
+ * moderator's release line) opens the first message. Veil's own lines (cut short, attached) are in `locale`; the
+ * model's text is never translated.
  */
-export function answerMessages(text: string, cutShort: boolean, header = ''): OutgoingMessage[] {
+export function answerMessages(text: string, cutShort: boolean, locale: SupportedLocale, header = ''): OutgoingMessage[] {
 	const prefix = header ? `${header}\n` : '';
-	const suffix = cutShort ? CUT_SHORT_NOTE : '';
-	if (text.trim() === '') return [{ content: `${prefix}${EMPTY_ANSWER}${suffix}`, allowedMentions: NO_MENTIONS }];
+	const suffix = cutShort ? `\n-# ${t(locale, 'members.ask.cutShort')}` : '';
+	if (text.trim() === '') return [{ content: `${prefix}${t(locale, 'members.ask.emptyAnswer')}${suffix}`, allowedMentions: NO_MENTIONS }];
 
 	const chunks = splitReply(text, MESSAGE_LIMIT - prefix.length - suffix.length);
 	if (chunks.length > MAX_MESSAGES) {
-		const [first = ''] = splitReply(text, MESSAGE_LIMIT - prefix.length - suffix.length - ATTACHED_NOTE.length);
+		const attachedNote = `\n-# ${t(locale, 'members.ask.attached', { fileName: ATTACHMENT_NAME })}`;
+		const [first = ''] = splitReply(text, MESSAGE_LIMIT - prefix.length - suffix.length - attachedNote.length);
 		return [
 			{
-				content: `${prefix}${first}${suffix}${ATTACHED_NOTE}`,
+				content: `${prefix}${first}${suffix}${attachedNote}`,
 				files: [new AttachmentBuilder(Buffer.from(text, 'utf8'), { name: ATTACHMENT_NAME })],
 				allowedMentions: NO_MENTIONS,
 			},

@@ -5,33 +5,36 @@ import { describeRatings, flaggedRatings, upstreamLabel } from './ratingLabels.j
 import type { OutgoingMessage } from './answerMessages.js';
 import { MESSAGE_LIMIT } from './splitReply.js';
 import { truncate } from './truncate.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import type { SupportedLocale } from '../i18n/locales.js';
 import { t, type MessageKey } from '../i18n/translate.js';
 
-const locale = SOURCE_LOCALE;
-const plainReason = (key: MessageKey) => () => t(locale, key);
-const REASON_TEXT: Partial<Record<HideReason, (verdict: HiddenVerdict) => string>> = {
+type ReasonText = (verdict: HiddenVerdict, locale: SupportedLocale) => string;
+const plainReason =
+	(key: MessageKey): ReasonText =>
+	(_verdict, locale) =>
+		t(locale, key);
+const REASON_TEXT: Partial<Record<HideReason, ReasonText>> = {
 	'no-candidate': plainReason('members.ask.hiddenReasons.no-candidate'),
 	'prompt-ratings-missing': plainReason('members.ask.hiddenReasons.prompt-ratings-missing'),
 	'reply-ratings-missing': plainReason('members.ask.hiddenReasons.reply-ratings-missing'),
 	'category-missing': plainReason('members.ask.hiddenReasons.category-missing'),
 	'category-duplicated': plainReason('members.ask.hiddenReasons.category-duplicated'),
 	'unknown-category': plainReason('members.ask.hiddenReasons.unknown-category'),
-	'block-reason': (verdict) => t(locale, 'members.ask.hiddenReasons.block-reason', { label: upstreamLabel(verdict.blockReason ?? '') }),
-	'finish-reason': (verdict) =>
+	'block-reason': (verdict, locale) => t(locale, 'members.ask.hiddenReasons.block-reason', { label: upstreamLabel(verdict.blockReason ?? '', locale) }),
+	'finish-reason': (verdict, locale) =>
 		verdict.finishReason === undefined
 			? t(locale, 'members.ask.hiddenReasons.finish-reason-none')
-			: t(locale, 'members.ask.hiddenReasons.finish-reason', { label: upstreamLabel(verdict.finishReason) }),
+			: t(locale, 'members.ask.hiddenReasons.finish-reason', { label: upstreamLabel(verdict.finishReason, locale) }),
 	// The rule's name, never the keyword: the word is the moderators' business.
-	automod: (verdict) => t(locale, 'members.ask.hiddenReasons.automod', { ruleName: escapeMarkdown(verdict.rule?.ruleName ?? '') }),
+	automod: (verdict, locale) => t(locale, 'members.ask.hiddenReasons.automod', { ruleName: escapeMarkdown(verdict.rule?.ruleName ?? '') }),
 };
 
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
 
 /** Why a reply was hidden, in a member's words: the flagged ratings by category and probability, then other reasons. */
-function hiddenReasons(verdict: HiddenVerdict): string[] {
-	const ratings = describeRatings(flaggedRatings(verdict.ratings));
-	const others = verdict.reasons.flatMap((reason) => REASON_TEXT[reason]?.(verdict) ?? []);
+function hiddenReasons(verdict: HiddenVerdict, locale: SupportedLocale): string[] {
+	const ratings = describeRatings(flaggedRatings(verdict.ratings), locale);
+	const others = verdict.reasons.flatMap((reason) => REASON_TEXT[reason]?.(verdict, locale) ?? []);
 	return [...ratings, ...others];
 }
 
@@ -44,12 +47,18 @@ function headline(verdict: HiddenVerdict, flagId: string | undefined, reviewers:
 }
 
 /**
- * The member's answer when the reply is hidden: why, by category and probability, never the text. `reviewers`: who
- * reviews its flag (this server's moderators, Veil's operators), or `none` where nothing is kept (outside Veil's
- * servers without an operators' server).
+ * The member's answer when the reply is hidden, in the asking member's language (where it is public too: it answers
+ * them): why, by category and probability, never the text. `reviewers`: who reviews its flag (this server's
+ * moderators, Veil's operators), or `none` where nothing is kept (outside Veil's servers without an operators' server).
  */
-export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none' = 'server'): OutgoingMessage {
-	const lines = [t(locale, headline(verdict, flagId, reviewers)), t(locale, 'members.ask.hidden.why', { reasons: hiddenReasons(verdict).join(' · ') })];
+export function hiddenNotice(
+	verdict: HiddenVerdict,
+	flagId: string | undefined,
+	reviewers: 'server' | 'operators' | 'none',
+	locale: SupportedLocale,
+): OutgoingMessage {
+	const reasons = hiddenReasons(verdict, locale).join(' · ');
+	const lines = [t(locale, headline(verdict, flagId, reviewers)), t(locale, 'members.ask.hidden.why', { reasons })];
 	if (flagId) lines.push(`-# ${t(locale, 'members.ask.hidden.reference', { flagId })}`);
 	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT), allowedMentions: NO_MENTIONS };
 }

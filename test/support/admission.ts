@@ -1,12 +1,22 @@
 import { type APIUser, ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import type { InteractionHandle, InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
+import { catalogues } from '../../src/i18n/catalogues.js';
+import { SUPPORTED_LOCALES } from '../../src/i18n/locales.js';
 
 // Shared steps of the admission end-to-end tests: asks whose upstream call ends when the test says, and what the
 // member saw of the line.
 
-/** The "thinking…" message of an ask waiting in line. */
-export const WAITING = /^Veil is busy: (yours is next|\d+ asks? (is|are) ahead of yours)/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The "thinking…" message of an ask waiting in line, in any language Veil speaks: every form of the catalogues'. */
+export const WAITING = new RegExp(
+	`^(${SUPPORTED_LOCALES.flatMap((locale) =>
+		Object.entries(catalogues[locale].members.admission as Record<string, string>)
+			.filter(([key]) => key === 'waitingNext' || key.startsWith('waiting_'))
+			.map(([, sentence]) => escapeRegExp(sentence).replace(escapeRegExp('{{count}}'), '\\d+')),
+	).join('|')})`,
+);
 
 /** A door the stand-in's answers wait behind until the test opens it. */
 export function door(): { readonly closed: Promise<void>; open(): void } {

@@ -8,6 +8,7 @@ import {
 } from '../../../src/generation/generationResponse.js';
 import { categoryLabel, describeRatings, flaggedRatings } from '../../../src/replies/ratingLabels.js';
 import { judgeResponse, type HideReason, type RatingLine, type Verdict } from '../../../src/generation/safetyVerdict.js';
+import { t } from '../../../src/i18n/translate.js';
 
 const safeRatings = (): SafetyRating[] => HARM_CATEGORIES.map((category) => ({ category, probability: 'NEGLIGIBLE' }));
 
@@ -143,32 +144,32 @@ describe('judgeResponse', () => {
 
 describe('rating labels', () => {
 	it('names the four categories and keeps others verbatim', () => {
-		expect(HARM_CATEGORIES.map(categoryLabel)).toEqual([
+		expect(HARM_CATEGORIES.map((category) => categoryLabel(category, 'en-US'))).toEqual([
 			'Sexually explicit',
 			'Hate speech',
 			'Harassment',
 			'Dangerous content',
 		]);
 		// Shown as sent, with Discord markdown escaped: the underscores display as underscores, not italics.
-		expect(categoryLabel('HARM_CATEGORY_CIVIC_INTEGRITY')).toBe('HARM\\_CATEGORY\\_CIVIC\\_INTEGRITY');
-		expect(categoryLabel('toString')).toBe('(unrecognised)');
-		expect(categoryLabel('')).toBe('(empty)');
+		expect(categoryLabel('HARM_CATEGORY_CIVIC_INTEGRITY', 'en-US')).toBe('HARM\\_CATEGORY\\_CIVIC\\_INTEGRITY');
+		expect(categoryLabel('toString', 'en-US')).toBe('(unrecognised)');
+		expect(categoryLabel('', 'en-US')).toBe('(empty)');
 	});
 
 	it('shows nothing but an enum-like value, so a label can neither format nor link', () => {
-		const [label] = describeRatings([{ source: 'reply', category: 'X', probability: '**[click](https://example.com)**', blocked: false }]);
+		const [label] = describeRatings([{ source: 'reply', category: 'X', probability: '**[click](https://example.com)**', blocked: false }], 'en-US');
 		expect(label).toBe('X: (unrecognised) (reply)');
-		expect(categoryLabel('[HARM](https://evil.example)')).toBe('(unrecognised)');
-		expect(categoryLabel('<@123456789012345678>')).toBe('(unrecognised)');
-		expect(categoryLabel('😀'.repeat(100))).toBe('(unrecognised)');
-		expect(categoryLabel('A'.repeat(64))).toBe('A'.repeat(64));
-		expect(categoryLabel('A'.repeat(65))).toBe('(unrecognised)');
+		expect(categoryLabel('[HARM](https://evil.example)', 'en-US')).toBe('(unrecognised)');
+		expect(categoryLabel('<@123456789012345678>', 'en-US')).toBe('(unrecognised)');
+		expect(categoryLabel('😀'.repeat(100), 'en-US')).toBe('(unrecognised)');
+		expect(categoryLabel('A'.repeat(64), 'en-US')).toBe('A'.repeat(64));
+		expect(categoryLabel('A'.repeat(65), 'en-US')).toBe('(unrecognised)');
 	});
 
 	it('shows any string as a fixed label or letters, digits and (escaped) underscores only', () => {
 		fc.assert(
 			fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (value) => {
-				expect(categoryLabel(value)).toMatch(/^(\(empty\)|\(unrecognised\)|[A-Za-z0-9 ]+|([A-Z0-9]|\\_)+)$/);
+				expect(categoryLabel(value, 'en-US')).toMatch(/^(\(empty\)|\(unrecognised\)|[A-Za-z0-9 ]+|([A-Z0-9]|\\_)+)$/);
 			}),
 		);
 	});
@@ -179,10 +180,15 @@ describe('rating labels', () => {
 			{ source: 'prompt', category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'NEGLIGIBLE', blocked: true },
 			{ source: 'reply', category: 'NEW_THING', probability: '', blocked: false },
 		];
-		expect(describeRatings(lines)).toEqual([
+		expect(describeRatings(lines, 'en-US')).toEqual([
 			'Harassment: MEDIUM (reply)',
 			'Hate speech: NEGLIGIBLE, blocked (prompt)',
 			'NEW\\_THING: (empty) (reply)',
+		]);
+		expect(describeRatings(lines, 'de')).toEqual([
+			`${t('de', 'members.ratings.categories.HARM_CATEGORY_HARASSMENT')}: MEDIUM (Antwort)`,
+			`${t('de', 'members.ratings.categories.HARM_CATEGORY_HATE_SPEECH')}: NEGLIGIBLE, blockiert (Prompt)`,
+			`NEW\\_THING: ${t('de', 'members.ratings.empty')} (Antwort)`,
 		]);
 		expect(flaggedRatings(lines)).toEqual(lines);
 		expect(flaggedRatings([{ ...lines[1]!, blocked: false }])).toEqual([]);
@@ -332,7 +338,7 @@ describe('judgeResponse properties', () => {
 				if (!parsed.success) return;
 				const verdict = judgeResponse(parsed.data);
 				expect(['shown', 'hidden']).toContain(verdict.kind);
-				if (verdict.kind === 'hidden') describeRatings(flaggedRatings(verdict.ratings));
+				if (verdict.kind === 'hidden') describeRatings(flaggedRatings(verdict.ratings), 'en-US');
 			}),
 			{ numRuns: 1000 },
 		);
