@@ -46,8 +46,6 @@ export class AccountRepository {
 	 * at once), but the same sealed text need not be decrypted each time. Bounded; the oldest are forgotten first.
 	 */
 	readonly #opened = new Map<string, LinkedCredentials>();
-	/** Members this process last found linked (bounded like the opened links): their asks are deferred early. */
-	readonly #seenLinked = new Set<string>();
 
 	constructor(store: Store, keys: Keyring, logger: Logger) {
 		this.#store = store;
@@ -58,7 +56,6 @@ export class AccountRepository {
 	/** The member's link, or undefined. Throws UnreadableLinkError when the stored record does not open. */
 	async find(userId: string): Promise<LinkedAccount | undefined> {
 		const record = await this.#read(userId);
-		this.#seen(userId, record !== undefined);
 		if (record === undefined) return undefined;
 		const opened = `${userId}:${record.sealedTokens}`;
 		let credentials = this.#opened.get(opened);
@@ -81,31 +78,12 @@ export class AccountRepository {
 			linkedAt: now.toISOString(),
 		};
 		await this.#locks.run(userId, () => this.#store.set('accounts', userId, record));
-		this.#seen(userId, true);
 		return maskedEmail;
 	}
 
 	/** Erases the member's link; true when there was one. */
 	remove(userId: string): Promise<boolean> {
-		this.#seen(userId, false);
 		return this.#locks.run(userId, () => this.#store.delete('accounts', userId));
-	}
-
-	/**
-	 * Whether this process last found the member linked: a guess, good until another process unlinks them, which
-	 * {@link find} then tells. Used to acknowledge an ask before the link is read.
-	 */
-	lastSeenLinked(userId: string): boolean {
-		return this.#seenLinked.has(userId);
-	}
-
-	#seen(userId: string, linked: boolean): void {
-		if (!linked) {
-			this.#seenLinked.delete(userId);
-			return;
-		}
-		this.#seenLinked.add(userId);
-		if (this.#seenLinked.size > OPENED_MAX) this.#seenLinked.delete(this.#seenLinked.values().next().value as string);
 	}
 
 	#open(sealedTokens: string, userId: string): ReturnType<typeof openTokensWithKeyring> {

@@ -7,6 +7,7 @@ import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
 import type { AskInteraction } from './askRequest.js';
 import { EarlyDeferral } from './earlyDeferral.js';
+import { lastSeenOf } from './lastSeen.js';
 
 /** What the choice reads: where the ask was made, and whether the daily limit spares the member. */
 export interface AcknowledgementChoice {
@@ -24,7 +25,8 @@ export interface AcknowledgementChoice {
  */
 export function acknowledge(interaction: AskInteraction, admitted: AdmittedAsk, choice: AcknowledgementChoice, ctx: InteractionContext): Acknowledgement {
 	const { early, guildId, exempt, outside } = choice;
-	if (early && ctx.accounts.lastSeenLinked(interaction.user.id) && (exempt || guildId === null || !ctx.settings.lastSeenLimited(guildId))) {
+	const lastSeen = lastSeenOf(ctx);
+	if (early && lastSeen.linked(interaction.user.id) && (exempt || guildId === null || !lastSeen.limited(guildId))) {
 		admitted.enterLine(ctx.signal);
 		return new EarlyDeferral(interaction, early.ephemeral, outside);
 	}

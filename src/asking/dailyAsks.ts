@@ -1,6 +1,7 @@
 import type { AdmittedAsk } from '../admission/admission.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
 import type { InteractionContext } from '../app/context.js';
+import { lastSeenOf } from './lastSeen.js';
 
 /**
  * The server's `asks_per_day`, read beside the member's link before the acknowledgement (its refusal is only for
@@ -10,7 +11,9 @@ import type { InteractionContext } from '../app/context.js';
  */
 export async function readDailyLimit(guildId: string, ctx: InteractionContext): Promise<number | undefined> {
 	try {
-		return await ctx.settings.asksPerDay(guildId);
+		const limit = await ctx.settings.asksPerDay(guildId);
+		lastSeenOf(ctx).sawLimit(guildId, limit !== undefined);
+		return limit;
 	} catch (error) {
 		ctx.log.warn({ err: error }, 'could not read the daily limit; asking without it');
 		return undefined;

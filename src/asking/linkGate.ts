@@ -5,6 +5,7 @@ import { customIds } from '../app/customIds.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
+import { lastSeenOf } from './lastSeen.js';
 
 /** What REQUIRE_LINK's gate found: off, or on with the member's link (or none). */
 export type LinkGate = { readonly required: false } | { readonly required: true; readonly account: LinkedAccount | undefined };
@@ -15,7 +16,7 @@ export type LinkGate = { readonly required: false } | { readonly required: true;
  */
 export async function readLinkGate(userId: string, ctx: InteractionContext): Promise<LinkGate> {
 	if (!ctx.config.requireLink) return { required: false };
-	return { required: true, account: await ctx.accounts.find(userId) };
+	return { required: true, account: await findLink(userId, ctx) };
 }
 
 /** True when the gate turns the member away. */
@@ -41,9 +42,16 @@ export function linkFirstAnswer(discordLocale: string | null | undefined) {
 /** With REQUIRE_LINK off, a link is used when there is one, and its absence or a store fault is no reason to fail. */
 export async function findLinkQuietly(userId: string, ctx: InteractionContext): Promise<LinkedAccount | undefined> {
 	try {
-		return await ctx.accounts.find(userId);
+		return await findLink(userId, ctx);
 	} catch (error) {
 		ctx.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
 		return undefined;
 	}
+}
+
+/** The member's link, as this process then last saw it (see LastSeen). */
+async function findLink(userId: string, ctx: InteractionContext): Promise<LinkedAccount | undefined> {
+	const account = await ctx.accounts.find(userId);
+	lastSeenOf(ctx).sawLink(userId, account !== undefined);
+	return account;
 }

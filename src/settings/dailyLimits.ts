@@ -35,12 +35,6 @@ export class DailyLimits {
 		return this.#reading;
 	}
 
-	/** Whether the record as last read holds a limit for the server: a guess, without a read. */
-	lastSeen(guildId: string): boolean {
-		const limits = this.#known?.limits;
-		return limits?.whole === true && limits.limits.has(guildId);
-	}
-
 	/** Sets (or, undefined, removes) the server's limit; this process sees it at once. */
 	async set(guildId: string, asksPerDay: number | undefined): Promise<void> {
 		await this.#atomic.mapWrite(DAILY_LIMITS_KEY, [[guildId, asksPerDay === undefined ? undefined : String(asksPerDay)]]);

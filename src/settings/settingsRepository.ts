@@ -96,15 +96,6 @@ export class SettingsRepository {
 	}
 
 	/**
-	 * Whether the server's settings, as this process last read or wrote them, set a daily limit; for a server not
-	 * read lately, whether the record of limits last read holds it. A guess that a read decides.
-	 */
-	lastSeenLimited(guildId: string): boolean {
-		const recent = this.#recent.get(guildId);
-		return recent ? recent.settings.asksPerDay !== undefined : this.limits.lastSeen(guildId);
-	}
-
-	/**
 	 * Every server's stored limit: what the record of limits is made from when a start finds it missing. A look at
 	 * all settings, made once at start, never on an ask's path.
 	 */
