@@ -72,10 +72,10 @@ const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
 async function submit(interaction: ModalSubmitInteraction, ctx: InteractionContext): Promise<void> {
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const email = emailSchema.safeParse(interaction.fields.getTextInputValue('email').trim());
-	if (!email.success) throw new UserInputError({ answer: sentence('members.link.badEmail') });
+	if (!email.success) throw new UserInputError({ answer: sentence('members.link.badEmail'), code: 'link_bad_email' });
 	const password = interaction.fields.getTextInputValue('password');
 	if (password.length === 0 || password.length > PASSWORD_MAX_LENGTH) {
-		throw new UserInputError({ answer: sentence('members.link.badPassword', { count: PASSWORD_MAX_LENGTH }) });
+		throw new UserInputError({ answer: sentence('members.link.badPassword', { count: PASSWORD_MAX_LENGTH }), code: 'link_bad_password' });
 	}
 	ctx.admission.link.take(interaction.user.id);
 	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });

@@ -172,7 +172,7 @@ async function setLanguage(interaction: ChatInputCommandInteraction<InServer>, c
 	const chosen = interaction.options.getString('locale', false);
 	// Discord offers only the choices, but what reaches Veil is checked all the same.
 	if (chosen !== null && chosen !== SERVER_OWN && !isSupportedLocale(chosen)) {
-		throw new UserInputError({ answer: sentence('moderators.settings.languageUnknown', { locale: inlineKeyword(truncate(chosen, 40)) }) });
+		throw new UserInputError({ answer: sentence('moderators.settings.languageUnknown', { locale: inlineKeyword(truncate(chosen, 40)) }), code: 'language_unknown' });
 	}
 	const reader = resolveLocale(interaction.locale);
 	const serverOwn = languageName(resolveLocale(interaction.guildLocale), reader);

@@ -10,7 +10,6 @@ export type VeilErrorCode =
 	| 'ask_daily_limit'
 	| 'ask_in_progress'
 	| 'ask_rate_limited'
-	| 'bad_input'
 	| 'conversation_expired'
 	| 'file_not_cdn'
 	| 'file_not_utf8'
@@ -29,7 +28,10 @@ export type VeilErrorCode =
 	| 'instructions_empty'
 	| 'instructions_text_and_clear'
 	| 'instructions_too_long'
+	| 'language_unknown'
 	| 'limits_negative'
+	| 'link_bad_email'
+	| 'link_bad_password'
 	| 'link_rate_limited'
 	| 'login_invalid_credentials'
 	| 'login_rate_limited'
@@ -41,6 +43,8 @@ export type VeilErrorCode =
 	| 'modlog_unknown_channel'
 	| 'not_in_guild'
 	| 'not_owner'
+	| 'prompt_empty'
+	| 'prompt_too_long'
 	| 'release_dm_failed'
 	| 'release_dms_closed'
 	| 'release_erased'
@@ -91,9 +95,9 @@ export class VeilError extends Error {
 export class UserInputError extends VeilError {
 	override readonly name = 'UserInputError';
 
-	/** The answer, in English, is what is logged too: a refusal names nothing secret. `code` defaults to `bad_input`. */
-	constructor(options: { answer: Sentence; code?: VeilErrorCode }) {
-		super({ code: options.code ?? 'bad_input', message: render(SOURCE_LOCALE, options.answer), answer: options.answer });
+	/** The answer, in English, is what is logged too: a refusal names nothing secret. */
+	constructor(options: { answer: Sentence; code: VeilErrorCode }) {
+		super({ code: options.code, message: render(SOURCE_LOCALE, options.answer), answer: options.answer });
 	}
 }
 

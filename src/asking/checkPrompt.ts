@@ -10,9 +10,9 @@ export const PROMPT_MAX_LENGTH = 4000;
  * characters. Discord checks both too, but a prompt of spaces passes its minimum.
  */
 export function checkPrompt(prompt: string, empty: Sentence): void {
-	if (prompt.trim() === '') throw new UserInputError({ answer: empty });
+	if (prompt.trim() === '') throw new UserInputError({ answer: empty, code: 'prompt_empty' });
 	// Discord counts characters, not UTF-16 units: an emoji is one.
 	if (characterCount(prompt) > PROMPT_MAX_LENGTH) {
-		throw new UserInputError({ answer: sentence('members.ask.promptTooLong', { count: PROMPT_MAX_LENGTH }) });
+		throw new UserInputError({ answer: sentence('members.ask.promptTooLong', { count: PROMPT_MAX_LENGTH }), code: 'prompt_too_long' });
 	}
 }

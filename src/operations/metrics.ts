@@ -123,7 +123,11 @@ const OUTCOME_OF_CODE = {
 	form_expired: 'error',
 	message_without_text: 'error',
 	shutting_down: 'error',
-	bad_input: 'error',
+	prompt_empty: 'error',
+	prompt_too_long: 'error',
+	language_unknown: 'error',
+	link_bad_email: 'error',
+	link_bad_password: 'error',
 	link_rate_limited: 'error',
 	login_invalid_credentials: 'error',
 	login_rate_limited: 'error',
@@ -148,12 +152,17 @@ const OUTCOME_OF_CODE = {
 	unknown_component: 'error',
 	unsupported_interaction: 'error',
 } as const satisfies Record<VeilErrorCode, AskOutcome>;
-const LINK_OUTCOME_OF_CODE: Readonly<Partial<Record<VeilErrorCode, LinkOutcome>>> = {
-	login_invalid_credentials: 'refused',
-	login_rate_limited: 'limited',
-	link_rate_limited: 'limited',
-	bad_input: 'invalid',
-};
+/**
+ * The /link submits the member or a limit ended. Every other code a submit can end with (the account service or
+ * the store failing, a shutdown) is Veil failing to link: `error`, as is any code added later until it is named here.
+ */
+const LINK_OUTCOME_OF_CODE: ReadonlyMap<VeilErrorCode, Exclude<LinkOutcome, 'linked' | 'error'>> = new Map([
+	['login_invalid_credentials', 'refused'],
+	['login_rate_limited', 'limited'],
+	['link_rate_limited', 'limited'],
+	['link_bad_email', 'invalid'],
+	['link_bad_password', 'invalid'],
+]);
 
 export function recordAsk(outcome: AskOutcome): void {
 	pendingAsks.set(outcome, (pendingAsks.get(outcome) ?? 0) + 1);
@@ -169,7 +178,7 @@ export function recordLink(outcome: LinkOutcome): void {
 }
 
 export function linkOutcomeOf(error: unknown): LinkOutcome {
-	return (error instanceof VeilError && LINK_OUTCOME_OF_CODE[error.code]) || 'error';
+	return (error instanceof VeilError && LINK_OUTCOME_OF_CODE.get(error.code)) || 'error';
 }
 
 export function observeGeneration(seconds: number): void {
