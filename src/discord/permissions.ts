@@ -1,18 +1,18 @@
 import { PermissionFlagsBits, type RepliableInteraction } from 'discord.js';
 import { UserInputError } from '../answers/veilError.js';
-import { sentence } from '../i18n/translate.js';
+import { sentence, type Sentence } from '../i18n/translate.js';
 
 /** An interaction from a server, as discord.js types it: its guildId, member and permissions are there. */
 export type InServer = 'cached' | 'raw';
 
-/** A permission as a handler requires it, and as its refusal names it. */
+/** A permission as a handler requires it, and as its refusal names it: by Discord's name in the reader's language. */
 export interface NamedPermission {
 	readonly flag: bigint;
-	readonly name: string;
+	readonly name: Sentence;
 }
 
-export const MANAGE_SERVER: NamedPermission = { flag: PermissionFlagsBits.ManageGuild, name: 'Manage Server' };
-export const MANAGE_MESSAGES: NamedPermission = { flag: PermissionFlagsBits.ManageMessages, name: 'Manage Messages' };
+export const MANAGE_SERVER: NamedPermission = { flag: PermissionFlagsBits.ManageGuild, name: sentence('members.permissions.ManageGuild') };
+export const MANAGE_MESSAGES: NamedPermission = { flag: PermissionFlagsBits.ManageMessages, name: sentence('members.permissions.ManageMessages') };
 
 /**
  * What a handler requires before it runs, declared on it and checked by the router: declared at all, the handler runs

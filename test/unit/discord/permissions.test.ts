@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, PermissionsBitField, type RepliableInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/answers/veilError.js';
-import { t } from '../../../src/i18n/translate.js';
+import { render, t } from '../../../src/i18n/translate.js';
 import { checkPreconditions, MANAGE_MESSAGES, MANAGE_SERVER } from '../../../src/discord/permissions.js';
 
 // Only what checkPreconditions reads: where the interaction comes from and the permissions Discord sent with it.
@@ -11,6 +11,16 @@ function interaction(guildId: string | null, permissions: bigint[] | null): Repl
 		inGuild: () => guildId !== null,
 		memberPermissions: permissions === null ? null : new PermissionsBitField(permissions),
 	} as unknown as RepliableInteraction;
+}
+
+/** The refusal `check` throws. */
+function rejectionOf(check: () => void): UserInputError {
+	try {
+		check();
+	} catch (error) {
+		if (error instanceof UserInputError) return error;
+	}
+	throw new Error('no refusal');
 }
 
 describe('checkPreconditions', () => {
@@ -25,6 +35,12 @@ describe('checkPreconditions', () => {
 		expect(refuse).toThrow(UserInputError);
 		expect(refuse).toThrow('You need the Manage Messages permission in this server to do this.');
 		expect(() => checkPreconditions(interaction('1', null), { permission: MANAGE_MESSAGES })).toThrow(UserInputError);
+	});
+
+	it("names the permission as Discord's client does in the reader's language", () => {
+		const refusal = rejectionOf(() => checkPreconditions(interaction('1', [PermissionFlagsBits.SendMessages]), { permission: MANAGE_SERVER }));
+		expect(render('de', refusal.answer)).toBe('Dafür brauchst du auf diesem Server die Berechtigung Server verwalten.');
+		expect(render('ja', refusal.answer)).toContain('「サーバー管理」');
 	});
 
 	it('refuses outside a server, whether or not a permission is required', () => {
