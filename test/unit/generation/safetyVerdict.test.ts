@@ -185,11 +185,14 @@ describe('rating labels', () => {
 			'Hate speech: NEGLIGIBLE, blocked (prompt)',
 			'NEW\\_THING: (empty) (reply)',
 		]);
-		expect(describeRatings(lines, 'de')).toEqual([
-			`${t('de', 'members.ratings.categories.HARM_CATEGORY_HARASSMENT')}: MEDIUM (Antwort)`,
-			`${t('de', 'members.ratings.categories.HARM_CATEGORY_HATE_SPEECH')}: NEGLIGIBLE, blockiert (Prompt)`,
-			`NEW\\_THING: ${t('de', 'members.ratings.empty')} (Antwort)`,
+		// In German: each line by where it was rated and whether it was blocked, the category's German name within.
+		const inGerman = describeRatings(lines, 'de');
+		expect(inGerman).toEqual([
+			t('de', 'members.ratings.inReply', { category: t('de', 'members.ratings.categories.HARM_CATEGORY_HARASSMENT'), probability: 'MEDIUM' }),
+			t('de', 'members.ratings.inPromptBlocked', { category: t('de', 'members.ratings.categories.HARM_CATEGORY_HATE_SPEECH'), probability: 'NEGLIGIBLE' }),
+			t('de', 'members.ratings.inReply', { category: 'NEW\\_THING', probability: t('de', 'members.ratings.empty') }),
 		]);
+		expect(inGerman[1]).toMatch(/^Hassrede: NEGLIGIBLE, blockiert \(/);
 		expect(flaggedRatings(lines)).toEqual(lines);
 		expect(flaggedRatings([{ ...lines[1]!, blocked: false }])).toEqual([]);
 	});
