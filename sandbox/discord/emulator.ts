@@ -101,6 +101,8 @@ export interface GuildOptions {
 	 * routes answer 403 Missing Access (50001), and only the interaction's own webhook answers there.
 	 */
 	withoutBot?: boolean;
+	/** The server's `preferred_locale` (a Community server's chosen language), sent as each interaction's `guild_locale`. Default en-US. */
+	preferredLocale?: string;
 }
 
 export interface InteractionOptions {
@@ -394,6 +396,7 @@ export class DiscordEmulator {
 			joined_at: botMember.joined_at ?? new Date().toISOString(),
 		};
 		if (options.withoutBot) guild.withoutBot = true;
+		if (options.preferredLocale) guild.preferred_locale = options.preferredLocale;
 		this.#state.addGuild(guild);
 		if (!options.withoutBot) this.#dispatchAll('GUILD_CREATE', guildCreatePayload(guild));
 		return guild;
@@ -788,8 +791,8 @@ export class DiscordEmulator {
 			const member = this.#state.ensureMember(guild.id, user);
 			const permissions = memberPermissionsIn(guild, { id: user.id, roles: member.roles }, channel).toString();
 			payload.guild_id = guild.id;
-			payload.guild = { id: guild.id, locale: 'en-US', features: [] };
-			payload.guild_locale = 'en-US';
+			payload.guild = { id: guild.id, locale: guild.preferred_locale ?? 'en-US', features: [] };
+			payload.guild_locale = guild.preferred_locale ?? 'en-US';
 			payload.member = { ...member, roles: [...member.roles], user, permissions };
 			payload.channel = { ...channelPayload(channel), permissions };
 			// Where the bot is not a member, Discord gives the app what an external app may do there.

@@ -86,6 +86,8 @@ export interface GuildModel {
 	 * 403 Missing Access, and only a member's own install of the app reaches it.
 	 */
 	withoutBot?: boolean;
+	/** The server's language (Community settings); absent: en-US. */
+	preferred_locale?: string;
 }
 
 /** Where a stored message came from: `member` is one a member typed (see postAsMember). */

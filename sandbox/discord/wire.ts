@@ -58,7 +58,7 @@ export function guildPayload(guild: GuildModel): Record<string, unknown> {
 		banner: null,
 		premium_tier: 0,
 		premium_subscription_count: 0,
-		preferred_locale: 'en-US',
+		preferred_locale: guild.preferred_locale ?? 'en-US',
 		public_updates_channel_id: null,
 		max_video_channel_users: 25,
 		max_stage_video_channel_users: 50,
