@@ -25,8 +25,9 @@ import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.j
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
 import { updateModlogPost } from '../src/moderation/modlog.js';
-import { resolveLocale, SOURCE_LOCALE } from '../src/i18n/locales.js';
-import { render, sentence, t } from '../src/i18n/translate.js';
+import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import { render, sentence, t, type Sentence } from '../src/i18n/translate.js';
+import { serverLocaleOf } from '../src/moderation/serverLocale.js';
 
 /** Every part of /flagged is for those who moderate here: the command, its buttons and its form. */
 const MODERATOR = { permission: MANAGE_MESSAGES };
@@ -82,22 +83,23 @@ const REASON_MAX_LENGTH = 300;
 async function execute(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
 	const lookup = PermissionLookup.forInteraction(interaction, guildId);
+	const reader = resolveLocale(interaction.locale);
 	if (interaction.options.getSubcommand(true) === 'stats') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		// Within the retention: the counters of older days are gone with their flags.
 		const days = Math.min(interaction.options.getInteger('days') ?? 7, Math.max(1, Math.ceil(ctx.flags.retentionDays)));
-		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(guildId, days)));
+		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(guildId, days), reader));
 		return;
 	}
 	if (interaction.options.getSubcommand(true) === 'list') {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const page = await listPage(guildId, interaction.options.getInteger('page') ?? 1, lookup, ctx);
-		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, ids));
+		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, ids, reader));
 		return;
 	}
 	const reference = interaction.options.getString('id', true);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	await interaction.editReply(flagViewMessage(await findFlag(guildId, reference, lookup, ctx), ids));
+	await interaction.editReply(flagViewMessage(await findFlag(guildId, reference, lookup, ctx), ids, reader));
 }
 
 /** Previous/Next: only the moderator who listed turns the pages, updated in place. */
@@ -111,7 +113,7 @@ const turnPage = button({
 		await interaction.deferUpdate();
 		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
 		const listed = await listPage(interaction.guildId, page, lookup, ctx);
-		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, ids));
+		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, ids, resolveLocale(interaction.locale)));
 	},
 });
 
@@ -122,7 +124,7 @@ const viewFromModlog = button({
 	async handle(interaction, [id], ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
-		await interaction.editReply(flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids));
+		await interaction.editReply(flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids, resolveLocale(interaction.locale)));
 	},
 });
 
@@ -135,14 +137,15 @@ function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision)
 		id,
 		requires: MODERATOR,
 		async handle(interaction, [flagId]) {
+			const reader = resolveLocale(interaction.locale);
 			await interaction.showModal(
 				new ModalBuilder()
 					.setCustomId(ids.decide.build(kind, normaliseId(flagId)))
-					.setTitle(t(SOURCE_LOCALE, `moderators.decisionForm.title.${kind}`))
+					.setTitle(t(reader, `moderators.decisionForm.title.${kind}`))
 					.addLabelComponents(
 						new LabelBuilder()
-							.setLabel(t(SOURCE_LOCALE, 'moderators.decisionForm.label'))
-							.setDescription(t(SOURCE_LOCALE, 'moderators.decisionForm.hint'))
+							.setLabel(t(reader, 'moderators.decisionForm.label'))
+							.setDescription(t(reader, 'moderators.decisionForm.hint'))
 							.setTextInputComponent(
 								new TextInputBuilder().setCustomId(REASON_INPUT).setStyle(TextInputStyle.Paragraph).setMaxLength(REASON_MAX_LENGTH).setRequired(false),
 							),
@@ -178,7 +181,10 @@ const decisionForm = modal({
 	},
 });
 
-/** Decides a flag, and shows the view with the outcome. */
+/**
+ * Decides a flag, and shows the view with the outcome in the moderator's language; what is posted in the server
+ * follows the server's, and what reaches the member alone, the member's.
+ */
 async function decide(
 	interaction: ModalSubmitInteraction,
 	guildId: string,
@@ -189,30 +195,32 @@ async function decide(
 ): Promise<void> {
 	const lookup = PermissionLookup.forInteraction(interaction, guildId);
 	const { id: flagId } = await findFlag(guildId, normaliseId(id), lookup, ctx);
+	const reader = resolveLocale(interaction.locale);
+	const serverLocale = await serverLocaleOf(guildId, interaction.guildLocale, ctx);
 	let release: ReleaseResult | undefined;
 	const act =
 		kind === 'released'
 			? async (flag: FlagRecord) => {
-					release = await postRelease(flag, { client: ctx.client, log: ctx.log, permissions: lookup });
+					release = await postRelease(flag, { client: ctx.client, log: ctx.log, permissions: lookup, serverLocale });
 				}
 			: undefined;
 	const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id, reason }, act);
 	if (outcome.kind === 'not-found') throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
 	if (outcome.kind === 'already-decided') {
-		await interaction.editReply(flagViewMessage(outcome.flag, ids, alreadyDecidedNote(outcome.flag)));
+		await interaction.editReply(flagViewMessage(outcome.flag, ids, reader, alreadyDecidedNote(outcome.flag, reader)));
 		return;
 	}
 	ctx.log.info({ flagId: outcome.flag.id, decision: kind, withReason: reason !== undefined }, 'flag decided');
 	const [notSent] = await Promise.all([
-		kind === 'dismissed' ? tellIfChosen(outcome.flag, ctx) : undefined,
-		updateModlogPost(outcome.flag, { client: ctx.client, flags: ctx.flags, log: ctx.log, viewId: ids.view }),
+		kind === 'dismissed' ? tellIfChosen(outcome.flag, serverLocale, ctx) : undefined,
+		updateModlogPost(outcome.flag, { ...ctx, viewId: ids.view, guildLocale: interaction.guildLocale }),
 	]);
-	const note = [decidedNote(outcome.flag, release), notSent].filter(Boolean).join('\n');
-	await interaction.editReply(flagViewMessage(outcome.flag, ids, note));
+	const note = [decidedNote(outcome.flag, release, reader), notSent && render(reader, notSent)].filter(Boolean).join('\n');
+	await interaction.editReply(flagViewMessage(outcome.flag, ids, reader, note));
 }
 
 /** A dismissal told to the member where the server chose so; the moderator's note when it could not be. */
-async function tellIfChosen(flag: FlagRecord, ctx: InteractionContext): Promise<string | undefined> {
+async function tellIfChosen(flag: FlagRecord, serverLocale: SupportedLocale, ctx: InteractionContext): Promise<Sentence | undefined> {
 	const chosen = await ctx.settings.get(flag.guildId).then(
 		(settings) => settings.notifyDismissals === true,
 		(error: unknown) => {
@@ -220,10 +228,10 @@ async function tellIfChosen(flag: FlagRecord, ctx: InteractionContext): Promise<
 			return false;
 		},
 	);
-	return chosen ? tellMemberDismissed(flag, ctx) : undefined;
+	return chosen ? tellMemberDismissed(flag, { ...ctx, serverLocale }) : undefined;
 }
 
-function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): string {
+function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined, reader: SupportedLocale): string {
 	switch (flag.decision?.kind) {
 		case 'released': {
 			const where = flag.outside
@@ -232,14 +240,14 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined): stri
 					? sentence('moderators.releasedWhere.directMessage', { userId: flag.userId })
 					: sentence(flag.noticeMessageId === undefined ? 'moderators.releasedWhere.channel' : 'moderators.releasedWhere.channelReplying', { channelId: flag.channelId });
 			return release && release.posted < release.parts
-				? t(SOURCE_LOCALE, 'moderators.releasedPartly', { where, posted: release.posted, count: release.parts })
-				: t(SOURCE_LOCALE, 'moderators.released', { where });
+				? t(reader, 'moderators.releasedPartly', { where, posted: release.posted, count: release.parts })
+				: t(reader, 'moderators.released', { where });
 		}
 		case 'dismissed':
-			return t(SOURCE_LOCALE, 'moderators.dismissed');
+			return t(reader, 'moderators.dismissed');
 		case 'reviewed':
 		case undefined:
-			return t(SOURCE_LOCALE, 'moderators.reviewed');
+			return t(reader, 'moderators.reviewed');
 	}
 }
 

@@ -46,7 +46,7 @@ export async function hideAnswer(
 			place.kind === 'server'
 				? { guildId: reviewingGuildId, channelId: interaction.channelId ?? '' }
 				: { guildId: reviewingGuildId, channelId: OUTSIDE_CHANNEL, outside: place.where };
-		flag = await storeFlag(where, interaction.user.id, verdict, asked, ctx);
+		flag = await storeFlag(where, interaction.user.id, interaction.locale, verdict, asked, ctx);
 	}
 	const locale = resolveLocale(interaction.locale);
 	try {
@@ -57,13 +57,14 @@ export async function hideAnswer(
 		}
 	} finally {
 		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
-		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewId: customIds.flagged.view });
+		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewId: customIds.flagged.view, guildLocale: interaction.guildLocale });
 	}
 }
 
 async function storeFlag(
 	where: Pick<NewFlag, 'guildId' | 'channelId' | 'outside'>,
 	userId: string,
+	locale: string,
 	verdict: HiddenVerdict,
 	asked: HiddenAsk,
 	ctx: InteractionContext,
@@ -75,6 +76,8 @@ async function storeFlag(
 			...where,
 			userId,
 			noticeMessageId: asked.noticeMessageId,
+			// What reaches the member alone later (a private release, a dismissal notice) is in the language they asked in.
+			locale,
 			// Outside Veil's servers a release can only go to the member alone.
 			private: where.outside !== undefined || asked.private,
 			prompt: asked.prompt,

@@ -1,15 +1,24 @@
 import { escapeMarkdown, type BaseInteraction, type Client } from 'discord.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
-import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
+import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
 import { inlineKeyword } from '../moderation/flagLabels.js';
+import { serverLocaleOf } from '../moderation/serverLocale.js';
+import type { SettingsRepository } from '../settings/settingsRepository.js';
 import type { RuleHold } from '../generation/safetyVerdict.js';
 import type { MatchContext, RuleMatch, RuleMatcher } from './ruleMatcher.js';
 
 /** What the rules read of an ask's interaction: who asked, with their roles, and where. */
-type AskedBy = Pick<BaseInteraction, 'member' | 'channelId' | 'user'>;
+type AskedBy = Pick<BaseInteraction, 'member' | 'channelId' | 'user' | 'guildId' | 'guildLocale'>;
+
+/** What an alert needs: the client to post, the server's settings for its language. */
+interface AlertDeps {
+	readonly client: Client;
+	readonly log: Logger;
+	readonly settings: SettingsRepository;
+}
 
 /** The asker's roles and the channel (with its parent, for a thread), against which the rules' exemptions are read. */
 export function matchContextOf(interaction: AskedBy, parentId: string | undefined): MatchContext {
@@ -34,13 +43,13 @@ export function screenPrompt(
 	text: string,
 	interaction: AskedBy,
 	context: MatchContext,
-	deps: { client: Client; log: Logger },
+	deps: AlertDeps,
 ): RuleMatch | undefined {
 	const matches = matcher.match(text, context);
 	if (matches.length === 0) return undefined;
 	deps.log.info({ rules: matches.map((match) => match.ruleId), blocked: matches.some((match) => match.blocks) }, 'a prompt matched AutoMod rules');
 	for (const match of matches) {
-		for (const channelId of match.alertChannelIds) void postAlert(channelId, match, interaction.user.id, deps);
+		for (const channelId of match.alertChannelIds) void postAlert(channelId, match, interaction, deps);
 	}
 	return matches.find((match) => match.blocks);
 }
@@ -56,13 +65,17 @@ export function holdingRule(matcher: RuleMatcher, text: string, context: MatchCo
 	return match && { ruleId: match.ruleId, ruleName: match.ruleName, keyword: match.trigger };
 }
 
-/** The alert of a rule: the member (shown, not pinged), the rule and the keyword; never the prompt. */
-async function postAlert(channelId: string, match: RuleMatch, userId: string, deps: { client: Client; log: Logger }): Promise<void> {
+/**
+ * The alert of a rule, in the server's language: the member (shown, not pinged), the rule and the keyword; never the
+ * prompt.
+ */
+async function postAlert(channelId: string, match: RuleMatch, interaction: AskedBy, deps: AlertDeps): Promise<void> {
 	try {
 		const channel = await deps.client.channels.fetch(channelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error('the alert channel is not one Veil can send to');
-		const values = { userId, ruleName: escapeMarkdown(match.ruleName), keyword: inlineKeyword(match.trigger) };
-		const content = t(SOURCE_LOCALE, match.blocks ? 'moderators.automod.alertBlocked' : 'moderators.automod.alertAnswered', values);
+		const locale = await serverLocaleOf(interaction.guildId ?? '', interaction.guildLocale, deps);
+		const values = { userId: interaction.user.id, ruleName: escapeMarkdown(match.ruleName), keyword: inlineKeyword(match.trigger) };
+		const content = t(locale, match.blocks ? 'moderators.automod.alertBlocked' : 'moderators.automod.alertAnswered', values);
 		await channel.send({ content, allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		deps.log.warn({ err: error, ruleId: match.ruleId, channelId }, 'could not post an AutoMod alert');

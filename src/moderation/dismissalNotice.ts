@@ -1,19 +1,20 @@
 import { escapeMarkdown, RESTJSONErrorCodes, type Client } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
-import { t } from '../i18n/translate.js';
+import type { SupportedLocale } from '../i18n/locales.js';
+import { sentence, t, type Sentence } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
 import { truncate } from '../replies/truncate.js';
 import type { FlagRecord } from './flagRepository.js';
+import { memberLocaleOf } from './releaseFlag.js';
 
 /**
- * Tells a member, by DM, that their held answer was dismissed (where the server chose `/settings notify
- * dismissals:true`), with the moderator's reason if they gave one; never who dismissed it. Nothing fails for it:
- * returns the note the moderator reads when it could not be sent (their DMs closed), else undefined.
+ * Tells a member, by DM in the language they asked in, that their held answer was dismissed (where the server chose
+ * `/settings notify dismissals:true`), with the moderator's reason if they gave one; never who dismissed it. Nothing
+ * fails for it: returns the note the moderator reads when it could not be sent (their DMs closed), else undefined.
  */
-export async function tellMemberDismissed(flag: FlagRecord, deps: { client: Client; log: Logger }): Promise<string | undefined> {
+export async function tellMemberDismissed(flag: FlagRecord, deps: { client: Client; log: Logger; serverLocale: SupportedLocale }): Promise<Sentence | undefined> {
 	const reason = flag.decision?.reason;
-	const locale = SOURCE_LOCALE;
+	const locale = memberLocaleOf(flag, deps.serverLocale);
 	const notice =
 		flag.caseNumber === undefined ? t(locale, 'members.ask.dismissed.notice') : t(locale, 'members.ask.dismissed.noticeCase', { caseNumber: flag.caseNumber });
 	const content = reason === undefined ? notice : `${notice}\n${t(locale, 'members.ask.dismissed.reason', { reason: truncate(escapeMarkdown(reason), 500) })}`;
@@ -24,6 +25,6 @@ export async function tellMemberDismissed(flag: FlagRecord, deps: { client: Clie
 	} catch (error) {
 		const closed = (error as { code?: unknown } | null)?.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;
 		deps.log.info({ err: error, flagId: flag.id, closed }, 'the member could not be told of a dismissal');
-		return t(SOURCE_LOCALE, closed ? 'moderators.dismissalNotSent.closed' : 'moderators.dismissalNotSent.failed', { userId: flag.userId });
+		return sentence(closed ? 'moderators.dismissalNotSent.closed' : 'moderators.dismissalNotSent.failed', { userId: flag.userId });
 	}
 }

@@ -1,6 +1,6 @@
 import { escapeMarkdown } from 'discord.js';
 import { SHOWN_FINISH_REASONS } from '../generation/safetyVerdict.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import { upstreamLabel } from '../replies/ratingLabels.js';
 import type { FlagRecord } from './storedFlag.js';
@@ -13,20 +13,20 @@ export function describeStopReasons(flag: {
 	blockReason?: string | undefined;
 	finishReason?: string | undefined;
 	automod?: { ruleName: string; keyword: string } | undefined;
-}): string[] {
+}, locale: SupportedLocale): string[] {
 	const { blockReason, finishReason, automod } = flag;
 	return [
-		...(automod === undefined ? [] : [t(SOURCE_LOCALE, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
-		...(blockReason === undefined ? [] : [t(SOURCE_LOCALE, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason, SOURCE_LOCALE) })]),
+		...(automod === undefined ? [] : [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
+		...(blockReason === undefined ? [] : [t(locale, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason, locale) })]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []
-			: [finishReason === undefined ? t(SOURCE_LOCALE, 'members.ratings.finishReasonNone') : t(SOURCE_LOCALE, 'members.ratings.finishReason', { label: upstreamLabel(finishReason, SOURCE_LOCALE) })]),
+			: [finishReason === undefined ? t(locale, 'members.ratings.finishReasonNone') : t(locale, 'members.ratings.finishReason', { label: upstreamLabel(finishReason, locale) })]),
 	];
 }
 
 /** Where a flag was asked, for moderators: its channel, or for one from outside Veil's servers, the kind of place. */
-export function flagPlace(flag: Pick<FlagRecord, 'channelId' | 'outside'>): string {
-	return flag.outside ? t(SOURCE_LOCALE, `moderators.outsidePlace.${flag.outside}`) : `<#${flag.channelId}>`;
+export function flagPlace(flag: Pick<FlagRecord, 'channelId' | 'outside'>, locale: SupportedLocale): string {
+	return flag.outside ? t(locale, `moderators.outsidePlace.${flag.outside}`) : `<#${flag.channelId}>`;
 }
 
 /** A keyword or pattern as inline code, whatever backticks it holds. */

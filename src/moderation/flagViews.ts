@@ -16,7 +16,7 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, flaggedRatings, upstreamLabel } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence, t, type Sentence } from '../i18n/translate.js';
 import { filePart } from '../files/filePart.js';
 
@@ -63,9 +63,9 @@ export interface FlagMessage {
 }
 
 /** `pending`, or who decided what and when, e.g. `released by <@1> <t:…:R>`; mentions render and never ping in embeds. */
-export function flagStatus(flag: FlagRecord): string {
-	if (!flag.decision) return 'pending';
-	return `${flag.decision.kind} by <@${flag.decision.by}> ${time(new Date(flag.decision.at), TimestampStyles.RelativeTime)}`;
+export function flagStatus(flag: FlagRecord, locale: SupportedLocale): string {
+	if (!flag.decision) return t(locale, 'moderators.status.pending');
+	return t(locale, `moderators.status.${flag.decision.kind}`, { userId: flag.decision.by, when: time(new Date(flag.decision.at), TimestampStyles.RelativeTime) });
 }
 
 /** `**#12** · `, the case number a list line starts with; nothing for a flag from before cases were numbered. */
@@ -74,13 +74,14 @@ export function caseLabel(flag: FlagRecord): string {
 }
 
 /** Why it was hidden in a few words: each flagged category with its probability, or the other reason. */
-export function flagCategories(flag: FlagRecord): string {
+export function flagCategories(flag: FlagRecord, locale: SupportedLocale): string {
 	const seen = new Set<string>();
 	for (const line of flaggedRatings(flag.ratings)) {
-		seen.add(`${categoryLabel(line.category, SOURCE_LOCALE)} ${upstreamLabel(line.probability, SOURCE_LOCALE)}${line.blocked ? ' (blocked)' : ''}`);
+		const label = `${categoryLabel(line.category, locale)} ${upstreamLabel(line.probability, locale)}`;
+		seen.add(line.blocked ? t(locale, 'moderators.blockedLabel', { label }) : label);
 	}
-	for (const reason of describeStopReasons(flag)) seen.add(reason);
-	return seen.size > 0 ? [...seen].join(', ') : t(SOURCE_LOCALE, 'moderators.ratingsIncomplete');
+	for (const reason of describeStopReasons(flag, locale)) seen.add(reason);
+	return seen.size > 0 ? [...seen].join(', ') : t(locale, 'moderators.ratingsIncomplete');
 }
 
 /** Where the member's hidden-reply notice is, when there is one (a private ask has none). */
@@ -90,26 +91,26 @@ export function noticeLink(flag: FlagRecord): string | undefined {
 }
 
 /** One page of `/flagged list` (only channels the moderator moderates): a line per flag, and Previous/Next buttons that only `moderatorId` may use. */
-export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, ids: FlagViewIds): FlagMessage {
-	if (page.total === 0) return message(t(SOURCE_LOCALE, 'moderators.listEmpty', { keptFor: keptFor(retentionDays) }), [], []);
+export function flagListMessage(page: FlagPage, moderatorId: string, retentionDays: number, ids: FlagViewIds, locale: SupportedLocale): FlagMessage {
+	if (page.total === 0) return message(t(locale, 'moderators.listEmpty', { keptFor: keptFor(retentionDays) }), [], []);
 	const lines = page.flags.map((flag) =>
 		truncate(
 			`${caseLabel(flag)}\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
-				`${flag.outside ? `${flagPlace(flag)} · ` : ''}${flagCategories(flag)} · **${flagStatus(flag)}**`,
+				`${flag.outside ? `${flagPlace(flag, locale)} · ` : ''}${flagCategories(flag, locale)} · **${flagStatus(flag, locale)}**`,
 			LIST_LINE_LIMIT,
 		),
 	);
 	const embed = new EmbedBuilder()
-		.setTitle(`Flagged replies · page ${page.page} of ${page.pageCount}`)
+		.setTitle(t(locale, 'moderators.listTitle', { page: page.page, pageCount: page.pageCount }))
 		.setColor(STATUS_COLOR.pending)
 		.setDescription(lines.join('\n'))
-		.setFooter({ text: t(SOURCE_LOCALE, 'moderators.listFooter', { count: page.total, keptFor: keptFor(retentionDays) }) });
+		.setFooter({ text: t(locale, 'moderators.listFooter', { count: page.total, keptFor: keptFor(retentionDays) }) });
 	const components =
 		page.pageCount > 1
 			? [
 					new ActionRowBuilder<ButtonBuilder>().addComponents(
-						pageButton(ids.page, t(SOURCE_LOCALE, 'moderators.buttons.previous'), page.page - 1, moderatorId, page.page <= 1),
-						pageButton(ids.page, t(SOURCE_LOCALE, 'moderators.buttons.next'), page.page + 1, moderatorId, page.page >= page.pageCount),
+						pageButton(ids.page, t(locale, 'moderators.buttons.previous'), page.page - 1, moderatorId, page.page <= 1),
+						pageButton(ids.page, t(locale, 'moderators.buttons.next'), page.page + 1, moderatorId, page.page >= page.pageCount),
 					),
 				]
 			: [];
@@ -121,46 +122,46 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
  * text (previewed in the embed, attached in full when longer), and the decision buttons while it is pending.
  * `note` opens the message, e.g. the outcome of the button just pressed.
  */
-export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, note = ''): FlagMessage {
+export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, locale: SupportedLocale, note = ''): FlagMessage {
 	const status = flag.decision?.kind ?? 'pending';
 	const link = noticeLink(flag);
-	const reasons = describeStopReasons(flag);
+	const reasons = describeStopReasons(flag, locale);
 	const embed = new EmbedBuilder()
-		.setTitle(flag.caseNumber === undefined ? `Flag ${flag.id}` : `Case #${flag.caseNumber} · flag ${flag.id}`)
+		.setTitle(flag.caseNumber === undefined ? t(locale, 'moderators.viewTitle', { id: flag.id }) : t(locale, 'moderators.viewTitleCase', { caseNumber: flag.caseNumber, id: flag.id }))
 		.setColor(STATUS_COLOR[status])
 		.addFields(
-			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
-			{ name: 'Channel', value: flagPlace(flag), inline: true },
-			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
-			{ name: 'Status', value: flagStatus(flag) },
-			...(flag.decision?.reason ? [{ name: t(SOURCE_LOCALE, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
-			{ name: 'Ratings', value: truncate(describeRatings(flaggedRatings(flag.ratings), SOURCE_LOCALE).join('\n') || t(SOURCE_LOCALE, 'moderators.ratingsMissing'), 600) },
-			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 300) }] : []),
-			{ name: 'Hidden reply', value: t(SOURCE_LOCALE, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }) },
+			{ name: t(locale, 'moderators.fields.member'), value: `<@${flag.userId}>`, inline: true },
+			{ name: t(locale, 'moderators.fields.channel'), value: flagPlace(flag, locale), inline: true },
+			{ name: t(locale, 'moderators.fields.when'), value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
+			{ name: t(locale, 'moderators.fields.status'), value: flagStatus(flag, locale) },
+			...(flag.decision?.reason ? [{ name: t(locale, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
+			{ name: t(locale, 'moderators.fields.ratings'), value: truncate(describeRatings(flaggedRatings(flag.ratings), locale).join('\n') || t(locale, 'moderators.ratingsMissing'), 600) },
+			...(reasons.length > 0 ? [{ name: t(locale, 'moderators.fields.also'), value: truncate(reasons.join('\n'), 300) }] : []),
+			{ name: t(locale, 'moderators.fields.hiddenReply'), value: t(locale, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }) },
 			{
-				name: 'Kept until',
-				value: `${time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime)} · model ${truncate(flag.model, 100)}`,
+				name: t(locale, 'moderators.fields.keptUntil'),
+				value: t(locale, 'moderators.keptUntilValue', { when: time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime), model: truncate(flag.model, 100) }),
 			},
 		);
 	const files: AttachmentBuilder[] = [];
 	// Erased with the prompt on a dismissal: only a flag that still holds the words says whose they are.
 	if (flag.quotedAuthor && flag.prompt !== null) {
 		embed.addFields({
-			name: t(SOURCE_LOCALE, 'moderators.quotedLabel'),
-			value: t(SOURCE_LOCALE, 'moderators.quotedAuthor', { userId: flag.quotedAuthor.id, name: truncate(escapeMarkdown(flag.quotedAuthor.name), 100) }),
+			name: t(locale, 'moderators.quotedLabel'),
+			value: t(locale, 'moderators.quotedAuthor', { userId: flag.quotedAuthor.id, name: truncate(escapeMarkdown(flag.quotedAuthor.name), 100) }),
 		});
 	}
 	if (flag.unopened !== undefined) {
-		embed.setDescription(`*${t(SOURCE_LOCALE, 'moderators.unreadable')}*`);
+		embed.setDescription(`*${t(locale, 'moderators.unreadable')}*`);
 	} else if (flag.prompt === null || flag.text === null) {
-		embed.setDescription(`*${t(SOURCE_LOCALE, 'moderators.erased')}*`);
+		embed.setDescription(`*${t(locale, 'moderators.erased')}*`);
 	} else {
-		const prompt = preview(flag.prompt, PROMPT_PREVIEW);
-		const text = preview(flag.text, TEXT_PREVIEW);
+		const prompt = preview(flag.prompt, PROMPT_PREVIEW, locale);
+		const text = preview(flag.text, TEXT_PREVIEW, locale);
 		// The files' text goes with the prompt, in full, as it went upstream; their names show in the embed.
 		const sentFiles = flag.files ?? [];
 		if (sentFiles.length > 0) {
-			embed.addFields({ name: t(SOURCE_LOCALE, 'moderators.filesField'), value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000) });
+			embed.addFields({ name: t(locale, 'moderators.filesField'), value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000) });
 		}
 		if (prompt.cut || sentFiles.length > 0) {
 			const whole = [flag.prompt, ...sentFiles.map((file) => filePart(file.name, file.text))].join('\n\n');
@@ -169,25 +170,25 @@ export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, note = ''): 
 		if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
 		const attached =
 			prompt.cut || text.cut
-				? `\n-# ${t(SOURCE_LOCALE, 'moderators.attachedInFull', { fileNames: files.flatMap((file) => file.name ?? []) })}`
+				? `\n-# ${t(locale, 'moderators.attachedInFull', { fileNames: files.flatMap((file) => file.name ?? []) })}`
 				: files.length > 0
-					? `\n-# ${t(SOURCE_LOCALE, 'moderators.filesAttached', { fileName: PROMPT_ATTACHMENT_NAME })}`
+					? `\n-# ${t(locale, 'moderators.filesAttached', { fileName: PROMPT_ATTACHMENT_NAME })}`
 					: '';
-		embed.setDescription(`**Prompt**\n${prompt.block}\n**Reply**\n${text.block}${attached}`);
+		embed.setDescription(`${t(locale, 'moderators.promptHeading')}\n${prompt.block}\n${t(locale, 'moderators.replyHeading')}\n${text.block}${attached}`);
 	}
-	return message(note, [embed], status === 'pending' ? [decisionButtons(ids, flag.id)] : [], files);
+	return message(note, [embed], status === 'pending' ? [decisionButtons(ids, flag.id, locale)] : [], files);
 }
 
 /** What a moderator reads after a press that found an earlier decision. */
-export function alreadyDecidedNote(flag: FlagRecord): string {
-	return t(SOURCE_LOCALE, 'moderators.alreadyDecided', { status: flagStatus(flag) });
+export function alreadyDecidedNote(flag: FlagRecord, locale: SupportedLocale): string {
+	return t(locale, 'moderators.alreadyDecided', { status: flagStatus(flag, locale) });
 }
 
-function decisionButtons(ids: FlagViewIds, flagId: string): ActionRowBuilder<ButtonBuilder> {
+function decisionButtons(ids: FlagViewIds, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(ids.release.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
-		new ButtonBuilder().setCustomId(ids.dismiss.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(ids.review.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(ids.release.build(flagId)).setLabel(t(locale, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(ids.dismiss.build(flagId)).setLabel(t(locale, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(ids.review.build(flagId)).setLabel(t(locale, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -203,8 +204,8 @@ function pageButton(id: FlagViewIds['page'], label: string, page: number, modera
  * Model text in a code block, so nothing in it renders as markup, links or mentions; a fence inside it is
  * defused with look-alike characters (the attachment keeps the exact text).
  */
-function preview(text: string, limit: number): { block: string; cut: boolean } {
-	if (text === '') return { block: '*(empty)*', cut: false };
+function preview(text: string, limit: number, locale: SupportedLocale): { block: string; cut: boolean } {
+	if (text === '') return { block: t(locale, 'moderators.emptyText'), cut: false };
 	const shown = truncate(text, limit).replaceAll('```', 'ˋˋˋ');
 	return { block: `\`\`\`\n${shown}\n\`\`\``, cut: text.length > limit };
 }

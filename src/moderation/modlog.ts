@@ -19,52 +19,76 @@ import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { describeRatings, flaggedRatings } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
-import { t } from '../i18n/translate.js';
+import { resolveServerLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
+import { render, sentence, t, type Sentence } from '../i18n/translate.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
+import { serverLocaleOf } from './serverLocale.js';
 
-/** The mod-log embed of a hidden reply: who, where, when and why, never the prompt or the text. */
-export function flagEmbed(flag: FlagRecord): EmbedBuilder {
-	const flagged = describeRatings(flaggedRatings(flag.ratings), SOURCE_LOCALE);
-	const reasons = describeStopReasons(flag);
+/** A channel found to be one Veil cannot send to, before anything was sent; `reason` is what a moderator reads. */
+export class ChannelNotSendable extends Error {
+	readonly reason: Sentence;
+
+	constructor(reason: Sentence) {
+		super(render(SOURCE_LOCALE, reason));
+		this.reason = reason;
+	}
+}
+
+/**
+ * The mod-log embed of a hidden reply, in the server's language: who, where, when and why, never the prompt or the
+ * text.
+ */
+export function flagEmbed(flag: FlagRecord, locale: SupportedLocale): EmbedBuilder {
+	const flagged = describeRatings(flaggedRatings(flag.ratings), locale);
+	const reasons = describeStopReasons(flag, locale);
 	return new EmbedBuilder()
-		.setTitle(flag.caseNumber === undefined ? t(SOURCE_LOCALE, 'moderators.modlog.title') : `#${flag.caseNumber} · ${t(SOURCE_LOCALE, 'moderators.modlog.title')}`)
+		.setTitle(flag.caseNumber === undefined ? t(locale, 'moderators.modlog.title') : t(locale, 'moderators.modlog.titleCase', { caseNumber: flag.caseNumber }))
 		.setColor(STATUS_COLOR[flag.decision?.kind ?? 'pending'])
 		.addFields(
-			{ name: 'Member', value: `<@${flag.userId}>`, inline: true },
-			{ name: 'Channel', value: flagPlace(flag), inline: true },
-			{ name: 'When', value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
-			{ name: 'Ratings', value: truncate(flagged.join('\n') || t(SOURCE_LOCALE, 'moderators.ratingsMissing'), 1024) },
-			...(reasons.length > 0 ? [{ name: 'Also', value: truncate(reasons.join('\n'), 1024) }] : []),
-			{ name: 'Flag', value: `\`${flag.id}\` · model ${truncate(flag.model, 200)}` },
+			{ name: t(locale, 'moderators.fields.member'), value: `<@${flag.userId}>`, inline: true },
+			{ name: t(locale, 'moderators.fields.channel'), value: flagPlace(flag, locale), inline: true },
+			{ name: t(locale, 'moderators.fields.when'), value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
+			{ name: t(locale, 'moderators.fields.ratings'), value: truncate(flagged.join('\n') || t(locale, 'moderators.ratingsMissing'), 1024) },
+			...(reasons.length > 0 ? [{ name: t(locale, 'moderators.fields.also'), value: truncate(reasons.join('\n'), 1024) }] : []),
+			{ name: t(locale, 'moderators.fields.flag'), value: t(locale, 'moderators.flagValue', { id: flag.id, model: truncate(flag.model, 200) }) },
 			// Once decided (the post is edited then): who decided what, and why if they said.
-			...(flag.decision ? [{ name: 'Status', value: flagStatus(flag) }] : []),
-			...(flag.decision?.reason ? [{ name: t(SOURCE_LOCALE, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
+			...(flag.decision ? [{ name: t(locale, 'moderators.fields.status'), value: flagStatus(flag, locale) }] : []),
+			...(flag.decision?.reason ? [{ name: t(locale, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
 		)
-		.setFooter({ text: t(SOURCE_LOCALE, 'moderators.modlog.footer') });
+		.setFooter({ text: t(locale, 'moderators.modlog.footer') });
 }
 
 /** The id of the mod-log's View reply button: `/flagged` handles it, and the caller passes it in. */
 export type ViewReplyId = CustomIdCodec<[flagId: string]>;
 
 /** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
-export function viewReplyButton(viewId: ViewReplyId, flagId: string): ActionRowBuilder<ButtonBuilder> {
+export function viewReplyButton(viewId: ViewReplyId, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(viewId.build(flagId)).setLabel(t(SOURCE_LOCALE, 'moderators.buttons.viewReply')).setStyle(ButtonStyle.Secondary),
+		new ButtonBuilder().setCustomId(viewId.build(flagId)).setLabel(t(locale, 'moderators.buttons.viewReply')).setStyle(ButtonStyle.Secondary),
 	);
 }
 
+/** What posting to, and updating, a server's mod-log needs; `guildLocale` is Discord's, from the interaction. */
+interface ModlogDeps {
+	readonly client: Client;
+	readonly settings: SettingsRepository;
+	readonly flags: FlagRepository;
+	readonly log: Logger;
+	readonly viewId: ViewReplyId;
+	readonly guildLocale: string | null;
+}
+
 /**
- * Posts a hidden reply's metadata to the server's mod-log, when one is set. A failure is logged and remembered for
- * the next `/settings modlog`, and never reaches the member: the flag is already stored.
+ * Posts a hidden reply's metadata to the server's mod-log, when one is set, in the server's language. A failure is
+ * logged and remembered for the next `/settings modlog`, and never reaches the member: the flag is already stored.
  */
-export async function postFlagToModlog(
-	flag: FlagRecord,
-	deps: { client: Client; settings: SettingsRepository; flags: FlagRepository; log: Logger; viewId: ViewReplyId },
-): Promise<void> {
+export async function postFlagToModlog(flag: FlagRecord, deps: ModlogDeps): Promise<void> {
 	let modlogChannelId: string | undefined;
+	let locale: SupportedLocale;
 	try {
-		({ modlogChannelId } = await deps.settings.get(flag.guildId));
+		const settings = await deps.settings.get(flag.guildId);
+		modlogChannelId = settings.modlogChannelId;
+		locale = resolveServerLocale(deps.guildLocale, settings.locale);
 	} catch (error) {
 		// The flag is stored and the member answered; without the setting there is nothing to post, or to report.
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not read the mod-log setting');
@@ -73,14 +97,15 @@ export async function postFlagToModlog(
 	if (!modlogChannelId) return;
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
-		if (!channel?.isSendable()) throw new Error(t(SOURCE_LOCALE, 'moderators.sendFailure.modlogNotSendable'));
-		const posted = await channel.send({ embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewId, flag.id)], allowedMentions: NO_MENTIONS });
+		if (!channel?.isSendable()) throw new ChannelNotSendable(sentence('moderators.sendFailure.modlogNotSendable'));
+		const posted = await channel.send({ embeds: [flagEmbed(flag, locale)], components: [viewReplyButton(deps.viewId, flag.id, locale)], allowedMentions: NO_MENTIONS });
 		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
 		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
 			deps.log.warn({ err: error, flagId: flag.id }, 'could not remember the mod-log post; a decision will not update it');
 		});
 	} catch (error) {
-		const reason = describeSendFailure(error);
+		// Kept as text, in the server's language, for whichever admin runs /settings modlog next.
+		const reason = inLocale(describeSendFailure(error), locale);
 		const noted = await deps.settings
 			.update(flag.guildId, (current) => ({ ...current, modlogFailure: { at: new Date().toISOString(), reason } }))
 			.then(
@@ -98,25 +123,35 @@ export async function postFlagToModlog(
  * Brings a flag's mod-log post up to date after a decision (status, who, the reason). A post from before posts were
  * remembered, or one Veil can no longer edit, stays as it was; that is logged, and nothing fails.
  */
-export async function updateModlogPost(flag: FlagRecord, deps: { client: Client; flags: FlagRepository; log: Logger; viewId: ViewReplyId }): Promise<void> {
+export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Promise<void> {
 	try {
 		const post = await deps.flags.postOf(flag);
 		if (!post) return;
 		const channel = await deps.client.channels.fetch(post.channelId, FETCH_TO_SEND);
 		if (!channel?.isTextBased()) return;
-		await channel.messages.edit(post.messageId, { embeds: [flagEmbed(flag)], components: [viewReplyButton(deps.viewId, flag.id)], allowedMentions: NO_MENTIONS });
+		const locale = await serverLocaleOf(flag.guildId, deps.guildLocale, deps);
+		await channel.messages.edit(post.messageId, { embeds: [flagEmbed(flag, locale)], components: [viewReplyButton(deps.viewId, flag.id, locale)], allowedMentions: NO_MENTIONS });
 	} catch (error) {
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');
 	}
 }
 
-/** A failed post to a channel in a moderator's words, from Discord's error code when there is one. */
-export function describeSendFailure(error: unknown): string {
+/**
+ * A failed post to a channel in a moderator's words, from Discord's error code when there is one: a sentence, to be
+ * read in whoever's language, or failing that the error's own message as it came.
+ */
+export function describeSendFailure(error: unknown): Sentence | string {
+	if (error instanceof ChannelNotSendable) return error.reason;
 	const code = (error as { code?: unknown } | null)?.code;
-	if (code === 10003) return t(SOURCE_LOCALE, 'moderators.sendFailure.channelGone');
-	if (code === 50001) return t(SOURCE_LOCALE, 'moderators.sendFailure.lostAccess');
-	if (code === 50013) return t(SOURCE_LOCALE, 'moderators.sendFailure.noPermission');
-	return error instanceof Error ? truncate(error.message, 200) : t(SOURCE_LOCALE, 'moderators.sendFailure.unknown');
+	if (code === 10003) return sentence('moderators.sendFailure.channelGone');
+	if (code === 50001) return sentence('moderators.sendFailure.lostAccess');
+	if (code === 50013) return sentence('moderators.sendFailure.noPermission');
+	return error instanceof Error ? truncate(error.message, 200) : sentence('moderators.sendFailure.unknown');
+}
+
+/** A failure's words in `locale`: a sentence rendered, an error's own message as it is. */
+export function inLocale(reason: Sentence | string, locale: SupportedLocale): string {
+	return typeof reason === 'string' ? reason : render(locale, reason);
 }
 
 /** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */

@@ -3,9 +3,9 @@ import { VeilError } from '../answers/veilError.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
-import { describeSendFailure } from './modlog.js';
+import { ChannelNotSendable, describeSendFailure, inLocale } from './modlog.js';
 import { answerMessages, type OutgoingMessage } from '../replies/answerMessages.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { resolveLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
 import { sentence, t } from '../i18n/translate.js';
 import type { PermissionLookup } from '../discord/permissionLookup.js';
 import { missingPermissions, releaseNeeds } from './flagAccess.js';
@@ -22,6 +22,13 @@ interface ReleaseDeps {
 	readonly log: Logger;
 	/** For Veil's own rights in the flag's channel. */
 	readonly permissions: PermissionLookup;
+	/** What a release posted in the channel is headed in (see serverLocaleOf). */
+	readonly serverLocale: SupportedLocale;
+}
+
+/** The language of what reaches the member alone: the one they asked in, or for a flag kept without it, the server's. */
+export function memberLocaleOf(flag: FlagRecord, serverLocale: SupportedLocale): SupportedLocale {
+	return flag.locale === undefined ? serverLocale : resolveLocale(flag.locale);
 }
 
 /**
@@ -49,18 +56,18 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason: sentence('moderators.veilLacks', { missing }) }),
 		});
 	}
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', SOURCE_LOCALE, replying ? t(SOURCE_LOCALE, 'moderators.releasedHeader') : t(SOURCE_LOCALE, 'moderators.releasedHeaderFor', { userId: flag.userId }));
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', deps.serverLocale, replying ? t(deps.serverLocale, 'moderators.releasedHeader') : t(deps.serverLocale, 'moderators.releasedHeaderFor', { userId: flag.userId }));
 	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
 		const channel = await deps.client.channels.fetch(flag.channelId, FETCH_TO_SEND);
-		if (!channel?.isSendable()) throw new Error(t(SOURCE_LOCALE, 'moderators.sendFailure.channelNotSendable'));
+		if (!channel?.isSendable()) throw new ChannelNotSendable(sentence('moderators.sendFailure.channelNotSendable'));
 		return await sendParts(channel, parts, reply, flag, deps.log, false);
 	} catch (error) {
 		const reason = describeSendFailure(error);
 		deps.log.warn({ err: error, flagId: flag.id, channelId: flag.channelId }, 'release could not be posted');
 		throw new VeilError({
 			code: 'release_failed',
-			message: `release of flag ${flag.id} failed: ${reason}`,
+			message: `release of flag ${flag.id} failed: ${inLocale(reason, SOURCE_LOCALE)}`,
 			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason }),
 			cause: error,
 		});
@@ -68,10 +75,9 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 }
 
 async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDeps): Promise<ReleaseResult> {
-	const header = flag.outside
-		? t(SOURCE_LOCALE, 'moderators.releasedOutsideHeader')
-		: t(SOURCE_LOCALE, 'moderators.releasedPrivatelyHeader', { channelId: flag.channelId });
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', SOURCE_LOCALE, header);
+	const locale = memberLocaleOf(flag, deps.serverLocale);
+	const header = flag.outside ? t(locale, 'moderators.releasedOutsideHeader') : t(locale, 'moderators.releasedPrivatelyHeader', { channelId: flag.channelId });
+	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', locale, header);
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
 		return await sendParts(channel, parts, {}, flag, deps.log, true);

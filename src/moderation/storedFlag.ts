@@ -25,6 +25,11 @@ const flagMetadataSchema = z.object({
 	userId: z.string(),
 	/** The member's hidden-reply notice; absent when it was ephemeral (a private ask) and so cannot be replied to. */
 	noticeMessageId: z.string().optional(),
+	/**
+	 * The member's Discord locale when they asked (`interaction.locale`), for what reaches them alone later (a private
+	 * release, a dismissal notice); absent in records from before it was kept: the server's language then.
+	 */
+	locale: z.string().max(16).optional(),
 	/** Asked with `private:true`; absent in records from before it was kept (see askedPrivately). */
 	private: z.boolean().optional(),
 	/**

@@ -20,6 +20,8 @@ export interface Where {
 	 * Default: whatever roles they hold; someone new holds a plain member's permissions.
 	 */
 	readonly permissions?: bigint;
+	/** The member's Discord client language (`interaction.locale`). Default en-US. */
+	readonly locale?: string;
 }
 
 export interface MadeFlag {
@@ -47,9 +49,10 @@ export async function makeFlag(harness: Harness, where: Where, asked: { prompt: 
 	const options: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: asked.prompt }];
 	if (asked.private) options.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: true });
 	const answer = await harness.discord
-		.slashCommand({ name: 'ask', options, user: where.user, guildId: where.guild.id, channelId: channelOf(where) })
+		.slashCommand({ name: 'ask', options, user: where.user, guildId: where.guild.id, channelId: channelOf(where), locale: where.locale })
 		.waitForAnswer();
-	const id = /Reference for moderators: `([a-z0-9]+)`/.exec(answer.original?.content ?? '')?.[1];
+	// The notice ends with the flag's reference, a code span, in whichever language the member reads.
+	const id = /`([a-z0-9]+)`[^`]*$/.exec(answer.original?.content ?? '')?.[1];
 	if (!id) throw new Error(`no flag reference in the /ask answer: ${answer.original?.content}`);
 	return { id, answer };
 }
@@ -70,6 +73,7 @@ export function runSubcommand(
 			guildId: where.guild.id,
 			channelId: channelOf(where),
 			memberPermissions: where.permissions,
+			locale: where.locale,
 		})
 		.waitForAnswer();
 }
@@ -91,6 +95,7 @@ export async function click(harness: Harness, where: Where, customId: string, re
 			guildId: where.guild.id,
 			channelId: channelOf(where),
 			memberPermissions: where.permissions,
+			locale: where.locale,
 		})
 		.waitForAnswer();
 	const form = pressed.modal?.custom_id;
@@ -103,6 +108,7 @@ export async function click(harness: Harness, where: Where, customId: string, re
 		guildId: where.guild.id,
 		channelId: channelOf(where),
 		memberPermissions: where.permissions,
+		locale: where.locale,
 	})
 		.waitForAnswer();
 }

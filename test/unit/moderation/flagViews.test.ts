@@ -16,6 +16,7 @@ import { t } from '../../../src/i18n/translate.js';
 import { openFlag, sealFlag } from '../../../src/moderation/storedFlag.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 
+const EN = 'en-US';
 const GUILD = '100000000000000001';
 const MODERATOR = '600000000000000001';
 
@@ -49,16 +50,16 @@ const embedText = (embed: APIEmbed): string =>
 
 describe('flag status and categories', () => {
 	it('says pending, or who decided what and when', () => {
-		expect(flagStatus(flag())).toBe('pending');
+		expect(flagStatus(flag(), EN)).toBe('pending');
 		const decided = flag({ decision: { kind: 'released', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } });
-		expect(flagStatus(decided)).toBe(`released by <@${MODERATOR}> <t:1893542400:R>`);
-		expect(alreadyDecidedNote(decided)).toContain(`already released by <@${MODERATOR}>`);
+		expect(flagStatus(decided, EN)).toBe(`released by <@${MODERATOR}> <t:1893542400:R>`);
+		expect(alreadyDecidedNote(decided, EN)).toContain(`already released by <@${MODERATOR}>`);
 	});
 
 	it('names the flagged categories with their probabilities, and other reasons when no rating flagged it', () => {
-		expect(flagCategories(flag())).toBe('Harassment MEDIUM, Hate speech HIGH (blocked)');
-		expect(flagCategories(flag({ ratings: [], finishReason: 'SAFETY' }))).toBe('Finish reason: SAFETY');
-		expect(flagCategories(flag({ ratings: [], blockReason: 'OTHER' }))).toBe('Prompt blocked: OTHER');
+		expect(flagCategories(flag(), EN)).toBe('Harassment MEDIUM, Hate speech HIGH (blocked)');
+		expect(flagCategories(flag({ ratings: [], finishReason: 'SAFETY' }), EN)).toBe('Finish reason: SAFETY');
+		expect(flagCategories(flag({ ratings: [], blockReason: 'OTHER' }), EN)).toBe('Prompt blocked: OTHER');
 	});
 });
 
@@ -66,7 +67,7 @@ describe('flagListMessage', () => {
 	const page = (flags: FlagRecord[], pageNumber = 1, pageCount = 1) => ({ flags, page: pageNumber, pageCount, total: flags.length });
 
 	it('shows one line per flag with id, member mention, time, categories and status, and no model text', () => {
-		const message = flagListMessage(page([flag(), flag({ id: 'mnpqrstuvw', decision: { kind: 'dismissed', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } })]), MODERATOR, 30, customIds.flagged);
+		const message = flagListMessage(page([flag(), flag({ id: 'mnpqrstuvw', decision: { kind: 'dismissed', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } })]), MODERATOR, 30, customIds.flagged, EN);
 		const description = embedOf(message).description ?? '';
 		const lines = description.split('\n');
 		expect(lines).toHaveLength(2);
@@ -82,35 +83,35 @@ describe('flagListMessage', () => {
 	});
 
 	it('has Previous and Next buttons for the moderator who ran it, disabled at the ends', () => {
-		const first = buttonsOf(flagListMessage(page([flag()], 1, 3), MODERATOR, 30, customIds.flagged));
+		const first = buttonsOf(flagListMessage(page([flag()], 1, 3), MODERATOR, 30, customIds.flagged, EN));
 		expect(first.map((button) => [button.label, button.custom_id, button.disabled])).toEqual([
 			['Previous', `flagged:page:0:${MODERATOR}`, true],
 			['Next', `flagged:page:2:${MODERATOR}`, false],
 		]);
-		const last = buttonsOf(flagListMessage(page([flag()], 3, 3), MODERATOR, 30, customIds.flagged));
+		const last = buttonsOf(flagListMessage(page([flag()], 3, 3), MODERATOR, 30, customIds.flagged, EN));
 		expect(last.map((button) => button.disabled)).toEqual([false, true]);
 		expect(last[0]?.custom_id).toBe(`flagged:page:2:${MODERATOR}`);
 	});
 
 	it('says when there is nothing to list, and how long flags are kept', () => {
-		const message = flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.5, customIds.flagged);
+		const message = flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.5, customIds.flagged, EN);
 		expect(message.content).toContain('No flagged replies');
 		expect(message.content).toContain('kept 12 hours');
-		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 30, customIds.flagged).content).toContain('kept 30 days');
-		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.00003, customIds.flagged).content).toContain('kept 2.6 seconds');
+		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 30, customIds.flagged, EN).content).toContain('kept 30 days');
+		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.00003, customIds.flagged, EN).content).toContain('kept 2.6 seconds');
 		expect(message.embeds).toEqual([]);
 	});
 
 	it('stays within the embed description limit with ten long lines', () => {
 		const long = flag({ ratings: Array.from({ length: 30 }, (_, n) => ({ source: 'reply' as const, category: `X_${n}_${'y'.repeat(60)}`, probability: 'HIGH', blocked: false })) });
-		const message = flagListMessage(page(Array.from({ length: 10 }, () => long)), MODERATOR, 30, customIds.flagged);
+		const message = flagListMessage(page(Array.from({ length: 10 }, () => long)), MODERATOR, 30, customIds.flagged, EN);
 		expect((embedOf(message).description ?? '').length).toBeLessThanOrEqual(4096);
 	});
 });
 
 describe('flagViewMessage', () => {
 	it('shows the whole record, a jump link to the notice, the prompt and the text, and the three decision buttons', () => {
-		const message = flagViewMessage(flag(), customIds.flagged);
+		const message = flagViewMessage(flag(), customIds.flagged, EN);
 		const embed = embedOf(message);
 		const text = embedText(embed);
 		expect(text).toContain('What is the secret prompt?');
@@ -128,13 +129,13 @@ describe('flagViewMessage', () => {
 
 	it('says a private ask has no notice to jump to', () => {
 		expect(noticeLink(flag({ noticeMessageId: undefined }))).toBeUndefined();
-		expect(embedText(embedOf(flagViewMessage(flag({ noticeMessageId: undefined }), customIds.flagged)))).toContain('Asked privately');
+		expect(embedText(embedOf(flagViewMessage(flag({ noticeMessageId: undefined }), customIds.flagged, EN)))).toContain('Asked privately');
 	});
 
 	it('previews long text in the embed and attaches it in full, within the embed limits', () => {
 		const text = `${'word '.repeat(3000)}THE END`;
 		const prompt = 'p'.repeat(4000);
-		const message = flagViewMessage(flag({ text, prompt, ratings: Array.from({ length: 40 }, () => flag().ratings[1]!) }), customIds.flagged);
+		const message = flagViewMessage(flag({ text, prompt, ratings: Array.from({ length: 40 }, () => flag().ratings[1]!) }), customIds.flagged, EN);
 		const embed = embedOf(message);
 		expect(embed.description?.length).toBeLessThanOrEqual(4096);
 		expect(embedText(embed).length).toBeLessThanOrEqual(6000);
@@ -145,12 +146,12 @@ describe('flagViewMessage', () => {
 	});
 
 	it('keeps model text inside its code block', () => {
-		const description = embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }), customIds.flagged)).description ?? '';
+		const description = embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }), customIds.flagged, EN)).description ?? '';
 		expect(description.match(/```/g)).toHaveLength(4);
 	});
 
 	it('says when the prompt and the reply were sealed with a key Veil no longer has', () => {
-		const unreadable = flagViewMessage(flag({ prompt: null, text: null, unopened: 'v1.a.b.c' }), customIds.flagged);
+		const unreadable = flagViewMessage(flag({ prompt: null, text: null, unopened: 'v1.a.b.c' }), customIds.flagged, EN);
 		expect(embedText(embedOf(unreadable))).toContain('cannot be read');
 		expect(embedText(embedOf(unreadable))).not.toContain('erased');
 		expect(embedText(embedOf(unreadable))).not.toContain('v1.a.b.c');
@@ -158,11 +159,11 @@ describe('flagViewMessage', () => {
 
 	it('shows a decided flag with its decision and without buttons; a dismissed one without its text', () => {
 		const at = '2030-01-02T00:00:00.000Z';
-		const reviewed = flagViewMessage(flag({ decision: { kind: 'reviewed', by: MODERATOR, at } }), customIds.flagged, 'note');
+		const reviewed = flagViewMessage(flag({ decision: { kind: 'reviewed', by: MODERATOR, at } }), customIds.flagged, EN, 'note');
 		expect(reviewed.components).toEqual([]);
 		expect(reviewed.content).toBe('note');
 		expect(embedText(embedOf(reviewed))).toContain(`reviewed by <@${MODERATOR}>`);
-		const dismissed = flagViewMessage(flag({ prompt: null, text: null, decision: { kind: 'dismissed', by: MODERATOR, at } }), customIds.flagged);
+		const dismissed = flagViewMessage(flag({ prompt: null, text: null, decision: { kind: 'dismissed', by: MODERATOR, at } }), customIds.flagged, EN);
 		expect(embedText(embedOf(dismissed))).not.toMatch(/secret/);
 		expect(embedText(embedOf(dismissed))).toContain('erased');
 		expect(dismissed.components).toEqual([]);
@@ -180,14 +181,14 @@ describe('release header', () => {
 
 describe('mod-log post', () => {
 	it('holds the metadata and the View reply button, never the prompt or the text', () => {
-		const embed = flagEmbed(flag()).toJSON();
+		const embed = flagEmbed(flag(), EN).toJSON();
 		const text = embedText(embed);
 		expect(text).not.toMatch(/secret/);
 		expect(text).toContain('<@300000000000000001>');
 		expect(text).toContain('<#200000000000000001>');
 		expect(text).toContain('abcdefghjk');
 		expect(text).toContain('Harassment: MEDIUM');
-		const [button] = viewReplyButton(customIds.flagged.view, 'abcdefghjk').toJSON().components as APIButtonComponentWithCustomId[];
+		const [button] = viewReplyButton(customIds.flagged.view, 'abcdefghjk', EN).toJSON().components as APIButtonComponentWithCustomId[];
 		expect(button).toMatchObject({ custom_id: 'flagged:view:abcdefghjk', label: 'View reply' });
 	});
 
@@ -202,11 +203,11 @@ describe("a flag holding another member's words", () => {
 	const quoting = flag({ prompt: '> their words\n\nmy question', quotedAuthor: { id: '700000000000000001', name: 'Some *Author*' } });
 
 	it('says whose message its prompt quotes, in the view, pinging no one', () => {
-		const view = flagViewMessage(quoting, customIds.flagged);
+		const view = flagViewMessage(quoting, customIds.flagged, EN);
 		const field = embedOf(view).fields?.find((entry) => entry.name === 'Quotes a message by');
 		expect(field?.value).toBe('<@700000000000000001> (Some \\*Author\\*): the prompt holds their words, quoted');
 		expect(view.allowedMentions).toEqual({ parse: [] });
-		expect(embedText(embedOf(flagViewMessage(flag(), customIds.flagged)))).not.toContain('Quotes a message by');
+		expect(embedText(embedOf(flagViewMessage(flag(), customIds.flagged, EN)))).not.toContain('Quotes a message by');
 	});
 
 	it('keeps the author sealed with the prompt, and loses both when the prompt is erased', () => {
@@ -217,6 +218,6 @@ describe("a flag holding another member's words", () => {
 		expect(openFlag(stored, quoting.guildId, quoting.id, keys)?.quotedAuthor).toEqual(quoting.quotedAuthor);
 		const erased = openFlag(sealFlag({ ...quoting, prompt: null, text: null }, keys), quoting.guildId, quoting.id, keys);
 		expect(erased?.quotedAuthor).toBeUndefined();
-		expect(embedText(embedOf(flagViewMessage({ ...quoting, prompt: null, text: null }, customIds.flagged)))).not.toContain('Author');
+		expect(embedText(embedOf(flagViewMessage({ ...quoting, prompt: null, text: null }, customIds.flagged, EN)))).not.toContain('Author');
 	});
 });
