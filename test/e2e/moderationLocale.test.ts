@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../sandbox/discord/emulator.js';
+import { useHarness } from '../support/harness.js';
+import { ADMIN_PERMISSIONS, click, freshServer, listFlags, listLines, makeFlag, MODERATOR_PERMISSIONS, runSubcommand, viewFlag, type Where } from '../support/moderation.js';
+
+// Issue 23: a moderator reads their views in their own language, a server's mod-log follows the server's language
+// (Discord's guild_locale, or /settings language), and what reaches the member alone follows the member's.
+const harness = useHarness();
+
+const fieldNames = (embed: { fields?: Array<{ name: string }> } | undefined) => (embed?.fields ?? []).map((field) => field.name);
+
+describe("a moderator's views in the moderator's language", () => {
+	it('shows a Japanese moderator /flagged list, the view and its buttons in Japanese', async () => {
+		const { guild, member } = freshServer(harness());
+		const moderator: Where = { user: makeUser('mod-ja'), guild, permissions: MODERATOR_PERMISSIONS, locale: 'ja' };
+		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
+
+		const list = await listFlags(harness(), moderator);
+		expect(list.original?.embeds[0]?.title).toBe('フラグ付き回答 · 1/1ページ');
+		expect(listLines(list)[0]).toMatch(new RegExp(`^\\*\\*#1\\*\\* · \`${flag.id}\` · .* · \\*\\*未処理\\*\\*$`));
+		expect(list.original?.embeds[0]?.footer?.text).toMatch(/チャンネルから1件/);
+
+		const view = await viewFlag(harness(), moderator, flag.id);
+		const embed = view.original?.embeds[0];
+		expect(embed?.title).toBe(`ケース#1 · フラグ ${flag.id}`);
+		expect(fieldNames(embed).slice(0, 4)).toEqual(['メンバー', 'チャンネル', '日時', '状態']);
+		const buttons = (view.original?.components?.[0] as { components: Array<{ label: string }> }).components.map((button) => button.label);
+		expect(buttons).toEqual(['公開', '却下', '確認済みにする']);
+
+		// The same flag, for a moderator whose client is in English, is in English.
+		const english = await viewFlag(harness(), { ...moderator, user: makeUser('mod-en'), locale: 'en-US' }, flag.id);
+		expect(english.original?.embeds[0]?.title).toBe(`Case #1 · flag ${flag.id}`);
+	});
+});
+
+describe("the mod-log in the server's language", () => {
+	it("posts in a French server's language, and in German once /settings language says so", async () => {
+		const guild = harness().discord.addGuild({ channels: [{ name: 'général' }, { name: 'mod-log' }], preferredLocale: 'fr' });
+		const modlogId = guild.channels[1]!.id;
+		const member: Where = { user: makeUser('membre'), guild };
+		// The admin reads their own answers in English, whatever the server's language.
+		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		expect((await runSubcommand(harness(), admin, 'settings', 'language')).original?.content).toMatch(/^Server language: \*\*French · Français\*\*, the server's own/);
+
+		await makeFlag(harness(), member, { prompt: 'p1', text: 't1' });
+		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the first mod-log post');
+		const [first] = harness().discord.channelMessages(modlogId);
+		expect(first?.embeds[0]?.title).toBe('#1 · Réponse masquée par le filtre de sécurité');
+		expect(fieldNames(first?.embeds[0]).slice(0, 3)).toEqual(['Membre', 'Salon', 'Quand']);
+
+		const changed = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'de' }]);
+		expect(changed.original?.content).toMatch(/^✅ Server language: \*\*German · Deutsch\*\*/);
+		await makeFlag(harness(), member, { prompt: 'p2', text: 't2' });
+		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 2, 'the second mod-log post');
+		const second = harness().discord.channelMessages(modlogId)[1];
+		expect(second?.embeds[0]?.title).toBe('#2 · Antwort vom Sicherheitsfilter verborgen');
+		expect(JSON.stringify(second?.components)).toContain('"label":"Antwort ansehen"');
+
+		// Back to the server's own: French again, and a value Discord would not offer is refused.
+		await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'server' }]);
+		expect((await harness().bot.context.settings.get(guild.id)).locale).toBeUndefined();
+		const refused = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'xx' }]);
+		expect(refused.original?.content).toBe('Veil does not speak `xx`. Choose a language from the list. Nothing was changed.');
+	});
+});
+
+describe("what reaches the member alone, in the member's language", () => {
+	it('tells a German member of a dismissal in German, and the English moderator in English', async () => {
+		const { guild, moderator } = freshServer(harness());
+		const member: Where = { user: makeUser('mitglied'), guild, locale: 'de' };
+		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
+		await runSubcommand(harness(), admin, 'settings', 'notify', [{ type: 5, name: 'dismissals', value: true }]);
+		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
+
+		const dismissed = await click(harness(), moderator, `flagged:dismiss:${flag.id}`, 'Nicht hier');
+		expect(dismissed.original?.content).toMatch(/^🗑️ Dismissed/);
+		const [notice] = harness().discord.directMessages(member.user.id);
+		expect(notice?.content).toMatch(/^🛡️ Ein Moderator hat die Antwort geprüft, die Veil dir vorenthalten hat \(Fall #1\)/);
+		expect(notice?.content).toContain('Nicht hier');
+	});
+
+	it('sends a private release to a German member with a German header', async () => {
+		const { guild, moderator } = freshServer(harness());
+		const member: Where = { user: makeUser('privat'), guild, locale: 'de' };
+		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 'Die Antwort', private: true });
+		await click(harness(), moderator, `flagged:release:${flag.id}`);
+		const [released] = harness().discord.directMessages(member.user.id);
+		expect(released?.content).toMatch(/^🔓 \*\*[^*]*freigegeben\*\*: Die Antwort auf deine private Frage/);
+		// The model's words are never translated.
+		expect(released?.content).toContain('Die Antwort');
+	});
+});
