@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { parseRestProxyConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
-import { DiscordRest } from './discord/discordRest.js';
+import { DiscordRest } from './discord/internals/discordRest.js';
 import { describeRateLimit } from './discord/rateLimits.js';
 import { PROXY_SECRET_HEADER, proxySecretCheck } from './discord/restProxySecret.js';
 import { createLogger } from './logging/logger.js';

@@ -16,7 +16,7 @@ import { LoginClient } from '../accounts/loginClient.js';
 import type { Registry } from './registry.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { describeRateLimit, shouldGiveUpWaiting } from '../discord/rateLimits.js';
-import { useDiscordRest } from '../discord/discordRest.js';
+import { useDiscordRest } from '../discord/internals/discordRest.js';
 import { proxySecretHeaders } from '../discord/restProxySecret.js';
 import { dropGuildStubs, makeCache } from '../discord/clientCache.js';
 import { SettingsRepository } from '../settings/settingsRepository.js';

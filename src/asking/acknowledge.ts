@@ -2,7 +2,7 @@ import { MessageFlags } from 'discord.js';
 import type { AdmittedAsk } from '../admission/admission.js';
 import type { InteractionContext } from '../app/context.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
-import { deferOriginal } from '../discord/originalResponse.js';
+import { deferOriginal } from '../discord/internals/originalResponse.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
 import type { AskInteraction } from './askRequest.js';

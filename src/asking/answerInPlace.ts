@@ -2,7 +2,7 @@ import { MessageFlags, RateLimitError } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
 import type { OutgoingMessage } from '../replies/answerMessages.js';
 import type { AskInteraction, FollowUpRow } from './askRequest.js';
-import { editOriginal } from '../discord/originalResponse.js';
+import { editOriginal } from '../discord/internals/originalResponse.js';
 
 /**
  * Puts an answer in the deferral's place. When Discord holds the edit route longer than Veil waits (a long rate

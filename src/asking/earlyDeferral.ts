@@ -1,4 +1,4 @@
-import { deferOriginal } from '../discord/originalResponse.js';
+import { deferOriginal } from '../discord/internals/originalResponse.js';
 import type { Ticket } from '../admission/askLine.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
-import { DiscordRest } from '../../src/discord/discordRest.js';
+import { DiscordRest } from '../../src/discord/internals/discordRest.js';
 import { useHarness } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 

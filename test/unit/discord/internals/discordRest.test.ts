@@ -1,6 +1,6 @@
 import type { InternalRequest } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { exemptFromGlobalLimit } from '../../../src/discord/discordRest.js';
+import { exemptFromGlobalLimit } from '../../../../src/discord/internals/discordRest.js';
 
 const request = (fullRoute: string, more: Partial<InternalRequest> = {}) => ({ fullRoute, ...more }) as InternalRequest;
 
