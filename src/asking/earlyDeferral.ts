@@ -1,4 +1,5 @@
 import { deferOriginal } from '../discord/internals/originalResponse.js';
+import { requestWritten } from '../discord/internals/requestWritten.js';
 import type { Ticket } from '../admission/askLine.js';
 import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
@@ -33,12 +34,9 @@ export class EarlyDeferral implements Acknowledgement {
 		return AbortSignal.any([signal, this.#refused.signal]);
 	}
 
-	/**
-	 * Resolves once the deferral's request is on its way: discord.js writes it within the turn of the event loop it
-	 * was made in (unless Discord's rate limit holds it back), so work started after this no longer delays it.
-	 */
+	/** Resolves once the deferral's request is on its way (see requestWritten): work started after it no longer delays it. */
 	sent(): Promise<void> {
-		return new Promise((resolve) => setImmediate(resolve));
+		return requestWritten();
 	}
 
 	/** Sent already: only the line's "asks ahead" edits, which change it, wait until Discord has it. */

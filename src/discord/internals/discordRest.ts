@@ -1,5 +1,12 @@
 import { REST, RESTEvents, type Client, type InternalRequest, type RESTOptions, type ResponseLike } from 'discord.js';
 
+/*
+ * Reaches past discord.js's public API; checked against discord.js 14.28.1 and @discordjs/rest 2.6.3. It relies on
+ * REST#request passing every request through REST#queueRequest, which it overrides, on discord.js marking an
+ * interaction's callback, edits and follow-ups `auth: false`, and on `handlers` holding one entry per route in use.
+ * test/unit/discord/internals/discordRest.test.ts fails when any of these changes.
+ */
+
 const FORWARDED_EVENTS = [RESTEvents.RateLimited, RESTEvents.InvalidRequestWarning, RESTEvents.Debug] as const;
 
 /**

@@ -1,5 +1,13 @@
 import { InteractionResponseType, MessageFlags, Routes, type RESTPostAPIInteractionCallbackWithResponseResult, type APIActionRowComponent, type APIButtonComponentWithCustomId, type MessageMentionOptions, type RepliableInteraction } from 'discord.js';
 
+/*
+ * Reaches past discord.js's public API; checked against discord.js 14.28.1 (InteractionResponses). An ask's deferral
+ * and its answer's edit go by the REST routes deferReply and editReply use, and the interaction's `deferred`,
+ * `ephemeral` and `replied` are then set by hand as those methods set them, so discord.js's own methods (the router's
+ * error answer, a follow-up) see the interaction as it is. test/unit/discord/internals/originalResponse.test.ts
+ * fails when the routes, the bodies or the fields discord.js reads change.
+ */
+
 /** A text message with a row of buttons at most: what an answer replaces its deferral with. */
 export interface OriginalEdit {
 	readonly content: string;

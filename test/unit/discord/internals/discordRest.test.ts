@@ -1,6 +1,6 @@
-import type { InternalRequest } from 'discord.js';
+import { Routes, type InternalRequest } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { exemptFromGlobalLimit } from '../../../../src/discord/internals/discordRest.js';
+import { DiscordRest, exemptFromGlobalLimit } from '../../../../src/discord/internals/discordRest.js';
 
 const request = (fullRoute: string, more: Partial<InternalRequest> = {}) => ({ fullRoute, ...more }) as InternalRequest;
 
@@ -20,5 +20,42 @@ describe("the requests outside the client-side global limit (Discord's interacti
 	it('are never another route, whatever its authorization', () => {
 		expect(exemptFromGlobalLimit(request('/gateway/bot', { auth: false }))).toBe(false);
 		expect(exemptFromGlobalLimit(request('/channels/1/messages', { auth: false }))).toBe(false);
+	});
+});
+
+describe('DiscordRest over @discordjs/rest 2.6', () => {
+	/** A DiscordRest whose requests go nowhere: `makeRequest` (the library's own option) answers each at once. */
+	function rest() {
+		const paths: string[] = [];
+		const client = new DiscordRest({
+			makeRequest: async (url) => {
+				paths.push(new URL(url).pathname);
+				return new Response(null, { status: 204 });
+			},
+		}).setToken('bot-token');
+		return { client, paths };
+	}
+
+	it('sees every request in queueRequest, the exempt ones on its tokenless side', async () => {
+		const { client, paths } = rest();
+		await client.patch(Routes.webhookMessage('1', 'token', '@original'), { body: {}, auth: false });
+		expect(client.interactionHandlerCount).toBe(1);
+		await client.get(Routes.user('@me'));
+		await client.patch(Routes.webhookMessage('1', 'token', '@original'), { body: {} });
+		expect(client.interactionHandlerCount).toBe(1);
+		expect(paths).toHaveLength(3);
+		client.clearHashSweeper();
+		client.clearHandlerSweeper();
+	});
+
+	it('holds the exempt requests to no global limit: 120 edits at once are all sent at once', async () => {
+		const { client, paths } = rest();
+		const started = performance.now();
+		await Promise.all(Array.from({ length: 120 }, (_, n) => client.patch(Routes.webhookMessage('123456789012345678', `token${n}`, '@original'), { body: {}, auth: false })));
+		expect(paths).toHaveLength(120);
+		// Past 50 the library's global limit would hold the rest until the next second.
+		expect(performance.now() - started).toBeLessThan(500);
+		client.clearHashSweeper();
+		client.clearHandlerSweeper();
 	});
 });
