@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
+import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmitInteraction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './context.js';
 import { RefusedAlone, VeilError } from '../answers/veilError.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
-import type { Registry } from './registry.js';
+import type { FoundHandler, Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
 import { checkPreconditions } from '../discord/permissions.js';
+import type { ComponentHandler } from './command.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { resolveLocale } from '../i18n/locales.js';
 import { render, sentence, t } from '../i18n/translate.js';
@@ -122,30 +123,24 @@ export class InteractionRouter {
 			checkPreconditions(interaction, command.requires);
 			return command.execute(interaction, ctx);
 		}
-		if (interaction.isButton()) {
-			const found = this.#registry.findButton(interaction.customId);
-			if (!found) throw unknownComponent(interaction.customId);
-			ctx.log.debug('button received');
-			const { handler, payload } = found;
-			if (!handler.requires) return handler.handle(interaction, payload, ctx);
-			checkPreconditions(interaction, handler.requires);
-			return handler.handle(interaction, payload, ctx);
-		}
-		if (interaction.isModalSubmit()) {
-			const found = this.#registry.findModal(interaction.customId);
-			if (!found) throw unknownComponent(interaction.customId);
-			ctx.log.debug('modal received');
-			const { handler, payload } = found;
-			if (!handler.requires) return handler.handle(interaction, payload, ctx);
-			checkPreconditions(interaction, handler.requires);
-			return handler.handle(interaction, payload, ctx);
-		}
+		if (interaction.isButton()) return runComponent(interaction, this.#registry.findButton(interaction.customId), ctx);
+		if (interaction.isModalSubmit()) return runComponent(interaction, this.#registry.findModal(interaction.customId), ctx);
 		throw new VeilError({
 			code: 'unsupported_interaction',
 			message: `unsupported interaction type ${interaction.type}`,
 			answer: sentence('members.general.unsupportedInteraction'),
 		});
 	}
+}
+
+/** Runs the handler found for a button or a modal, after the preconditions it declares. */
+function runComponent<I extends ButtonInteraction | ModalSubmitInteraction>(interaction: I, found: FoundHandler<ComponentHandler<I>> | undefined, ctx: InteractionContext): Promise<void> {
+	if (!found) throw unknownComponent(interaction.customId);
+	ctx.log.debug(interaction.isButton() ? 'button received' : 'modal received');
+	const { handler, payload } = found;
+	if (!handler.requires) return handler.handle(interaction, payload, ctx);
+	checkPreconditions(interaction, handler.requires);
+	return handler.handle(interaction, payload, ctx);
 }
 
 function unknownComponent(customId: string): VeilError {

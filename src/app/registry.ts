@@ -3,7 +3,7 @@ import type { ButtonHandler, Command, MessageCommand, ModalHandler, SlashCommand
 import { parseCustomId } from '../discord/customId.js';
 
 /** A handler found for a custom_id, with the payload that followed its prefix, parsed by the id's codec. */
-interface FoundHandler<Handler> {
+export interface FoundHandler<Handler> {
 	readonly handler: Handler;
 	readonly payload: readonly unknown[];
 }
