@@ -33,7 +33,7 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 	const modals = new Map<string, ModalHandler>();
 	const origin = new Map<string, string>();
 	for (const [file, module] of Object.entries(modules)) {
-		if (!isCommand(module)) throw new Error(`${file}: not a command module (expected { data, execute, buttons?, modals? })`);
+		if (!isCommand(module)) throw new Error(`${file}: not a command module (expected { data, requires?, execute, buttons?, modals? })`);
 		const name = module.data.name;
 		// Discord keeps slash and message command names apart; so does the registry.
 		const label = isMessageCommand(module) ? `message command ${name}` : `command /${name}`;
@@ -85,7 +85,15 @@ function isCommand(value: unknown): value is Command {
 			candidate.data.type === ApplicationCommandType.ChatInput ||
 			candidate.data.type === ApplicationCommandType.Message) &&
 		typeof candidate.execute === 'function' &&
-		(candidate.buttons === undefined || Array.isArray(candidate.buttons)) &&
-		(candidate.modals === undefined || Array.isArray(candidate.modals))
+		(candidate.requires === undefined || typeof candidate.requires === 'object') &&
+		areHandlers(candidate.buttons) &&
+		areHandlers(candidate.modals)
 	);
+}
+
+/** None, or a list of handlers each with an id (its codec) and a handle function. */
+function areHandlers(value: unknown): boolean {
+	if (value === undefined) return true;
+	if (!Array.isArray(value)) return false;
+	return value.every((handler: Partial<ButtonHandler>) => typeof handler.id?.prefix === 'string' && typeof handler.id.parse === 'function' && typeof handler.handle === 'function');
 }

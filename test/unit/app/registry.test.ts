@@ -52,6 +52,9 @@ describe('buildRegistry', () => {
 	it('names the file of a malformed module', () => {
 		expect(() => buildRegistry({ 'commands/broken.ts': { data: { name: 'x' } } })).toThrow(/commands\/broken\.ts: not a command module/);
 		expect(() => buildRegistry({ 'commands/empty.ts': undefined })).toThrow(/commands\/empty\.ts/);
+		// A component handler keyed by a bare prefix, as before ids were codecs.
+		const bare = { data: { name: 'x', description: 'd' }, execute, buttons: [{ prefix: 'x:open', handle: execute }] };
+		expect(() => buildRegistry({ 'commands/bare.ts': bare })).toThrow(/commands\/bare\.ts: not a command module/);
 	});
 
 	it('rejects a duplicate command name, naming both files', () => {
