@@ -25,7 +25,7 @@ const LAYERS = [
 	['src/storage'],
 	['src/operations'],
 	// The sentences in each language serve every answer, from every folder: an error chooses its sentence where it is thrown.
-	['src/http', 'src/answers', 'src/i18n', 'src/logging', 'src/crypto', 'src/text', 'src/time'],
+	['src/http', 'src/errors', 'src/i18n', 'src/logging', 'src/crypto', 'src/text', 'src/time'],
 ];
 
 const layeringZones = LAYERS.flatMap((layer, depth) =>

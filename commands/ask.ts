@@ -3,7 +3,7 @@ import { EVERYWHERE } from '../src/discord/installs.js';
 import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
-import { UserInputError } from '../src/answers/veilError.js';
+import { UserInputError } from '../src/errors/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
 import { askPlaceOf, scopeOf } from '../src/asking/askContext.js';
 import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';

@@ -8,7 +8,7 @@ import { EVERYWHERE } from '../src/discord/installs.js';
 import { modal, type Command, type MessageCommandData } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
-import { UserInputError } from '../src/answers/veilError.js';
+import { UserInputError } from '../src/errors/veilError.js';
 import { answerAsk } from '../src/asking/answerAsk.js';
 import { checkPrompt } from '../src/asking/checkPrompt.js';
 import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';

@@ -14,7 +14,7 @@ import { button, modal, type ButtonHandler, type Command } from '../src/app/comm
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import type { CustomIdCodec } from '../src/discord/customId.js';
-import { UserInputError, VeilError } from '../src/answers/veilError.js';
+import { UserInputError, VeilError } from '../src/errors/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
-import { UserInputError } from '../src/answers/veilError.js';
+import { UserInputError } from '../src/errors/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';

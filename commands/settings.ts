@@ -11,7 +11,7 @@ import {
 } from 'discord.js';
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
-import { UserInputError } from '../src/answers/veilError.js';
+import { UserInputError } from '../src/errors/veilError.js';
 import { missingModlogPermissions } from '../src/moderation/modlog.js';
 import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';

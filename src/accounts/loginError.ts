@@ -1,4 +1,4 @@
-import { VeilError } from '../answers/veilError.js';
+import { VeilError } from '../errors/veilError.js';
 import type { Sentence } from '../i18n/translate.js';
 
 export type LoginErrorCode =

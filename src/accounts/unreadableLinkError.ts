@@ -1,5 +1,5 @@
 import { sentence } from '../i18n/translate.js';
-import { VeilError } from '../answers/veilError.js';
+import { VeilError } from '../errors/veilError.js';
 
 /** The member's stored link does not open (see SealError) or is not in a link's shape: they link again. */
 export class UnreadableLinkError extends VeilError {

@@ -1,6 +1,6 @@
 import { time, TimestampStyles } from 'discord.js';
 import { sentence } from '../i18n/translate.js';
-import { VeilError } from '../answers/veilError.js';
+import { VeilError } from '../errors/veilError.js';
 
 /** An ask (or a /link) turned away before anything went upstream; its code says which kind, for the metrics. */
 abstract class AdmissionRefusal extends VeilError {}

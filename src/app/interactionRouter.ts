@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmitInteraction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './context.js';
-import { RefusedAlone, VeilError } from '../answers/veilError.js';
+import { RefusedAlone, VeilError } from '../errors/veilError.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
 import type { FoundHandler, Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';

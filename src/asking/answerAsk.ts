@@ -15,7 +15,7 @@ import { waitInLine } from './waitInLine.js';
 import type { Acknowledgement } from './acknowledgement.js';
 import { acknowledge } from './acknowledge.js';
 import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
-import { RefusedAlone, VeilError } from '../answers/veilError.js';
+import { RefusedAlone, VeilError } from '../errors/veilError.js';
 import { resolveLocale } from '../i18n/locales.js';
 
 /** What an ask reads before it is acknowledged (its conversation, its form's text, the member's link). */

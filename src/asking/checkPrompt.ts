@@ -1,4 +1,4 @@
-import { UserInputError } from '../answers/veilError.js';
+import { UserInputError } from '../errors/veilError.js';
 import { sentence, type Sentence } from '../i18n/translate.js';
 import { characterCount } from '../text/characterCount.js';
 

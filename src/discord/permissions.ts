@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, type RepliableInteraction } from 'discord.js';
-import { UserInputError } from '../answers/veilError.js';
+import { UserInputError } from '../errors/veilError.js';
 import { sentence, type Sentence } from '../i18n/translate.js';
 
 /** An interaction from a server, as discord.js types it: its guildId, member and permissions are there. */

@@ -1,4 +1,4 @@
-import { VeilError, type VeilErrorCode } from '../answers/veilError.js';
+import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
 import { sentence, type Sentence } from '../i18n/translate.js';
 import { characterCount } from '../text/characterCount.js';
 import { attachmentKind, type AttachmentKind } from './attachmentKind.js';

@@ -1,5 +1,5 @@
 import { RESTJSONErrorCodes, type Client, type SendableChannels } from 'discord.js';
-import { VeilError } from '../answers/veilError.js';
+import { VeilError } from '../errors/veilError.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';

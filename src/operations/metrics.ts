@@ -1,6 +1,6 @@
 import type { Client } from 'discord.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { VeilError, type VeilErrorCode } from '../answers/veilError.js';
+import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
 
 /**
  * The operators' metrics (see the README's Operators section), one registry per process. Labels hold only the

@@ -1,5 +1,5 @@
 import { sentence } from '../i18n/translate.js';
-import { VeilError } from '../answers/veilError.js';
+import { VeilError } from '../errors/veilError.js';
 
 /**
  * The store did not answer in time or failed. `outcomeUnknown` marks a write that may still be applied (a command

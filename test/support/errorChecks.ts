@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import { VeilError } from '../../src/answers/veilError.js';
+import { VeilError } from '../../src/errors/veilError.js';
 import { render } from '../../src/i18n/translate.js';
 
 /** The error `promise` rejects with, checked to be an instance of `kind`. */

@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, PermissionsBitField, type RepliableInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { UserInputError } from '../../../src/answers/veilError.js';
+import { UserInputError } from '../../../src/errors/veilError.js';
 import { render, t } from '../../../src/i18n/translate.js';
 import { checkPreconditions, MANAGE_MESSAGES, MANAGE_SERVER } from '../../../src/discord/permissions.js';
 
