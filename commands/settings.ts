@@ -18,7 +18,7 @@ import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { isSupportedLocale, resolveLocale, SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../src/i18n/locales.js';
 import { languageName } from '../src/i18n/languageNames.js';
-import { sentence, t } from '../src/i18n/translate.js';
+import { sentence, t, type Sentence } from '../src/i18n/translate.js';
 import { inlineKeyword } from '../src/moderation/flagLabels.js';
 import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
 import { characterCount } from '../src/text/characterCount.js';
@@ -256,7 +256,7 @@ function fenced(text: string): string {
  * Veil's own permissions in the channel, computed from the server's roles, the channel's overwrites and Veil's
  * member, fetched now: Veil keeps no server data from the gateway, so nothing cached can be stale.
  */
-async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<string[]> {
+async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<Sentence[]> {
 	const guild = await ctx.client.guilds.fetch({ guild: guildId, force: true });
 	const channel = await guild.channels.fetch(channelId, { force: true }).catch(() => null);
 	if (!channel) throw new UserInputError({ answer: sentence('moderators.settings.modlogUnknownChannel'), code: 'modlog_unknown_channel' });

@@ -18,9 +18,10 @@ export type MessageKey = KeysOf<Pick<SourceCatalogue, 'members' | 'moderators'>>
 
 /**
  * What fills a placeholder: text and numbers as they are (`count` also picks the plural form), a list for a
- * `{{name, list}}` placeholder (joined in the reader's language), or another sentence, rendered in the same locale.
+ * `{{name, list}}` placeholder (joined in the reader's language, its sentences rendered in it), or another sentence,
+ * rendered in the same locale.
  */
-export type MessageValue = string | number | readonly string[] | Sentence;
+export type MessageValue = string | number | readonly (string | Sentence)[] | Sentence;
 
 export type MessageValues = Readonly<Record<string, MessageValue>>;
 
@@ -68,8 +69,15 @@ export function t(locale: SupportedLocale, key: MessageKey, values?: MessageValu
 		return said;
 	}
 	const filled: Record<string, string | number | readonly string[]> = {};
-	for (const [name, value] of Object.entries(values)) filled[name] = isSentence(value) ? render(locale, value) : value;
+	for (const [name, value] of Object.entries(values)) filled[name] = inLocale(locale, value);
 	return instance.t(key, { ...filled, lng: locale });
+}
+
+/** A placeholder's value as i18next takes it: its sentences, alone or in a list, rendered in `locale`. */
+function inLocale(locale: SupportedLocale, value: MessageValue): string | number | readonly string[] {
+	if (typeof value === 'string' || typeof value === 'number') return value;
+	if (isSentence(value)) return render(locale, value);
+	return value.map((item) => (typeof item === 'string' ? item : render(locale, item)));
 }
 
 /** A chosen sentence in the reader's locale. */

@@ -4,7 +4,6 @@ import {
 	ButtonStyle,
 	EmbedBuilder,
 	escapeMarkdown,
-	PermissionFlagsBits,
 	time,
 	TimestampStyles,
 	type Client,
@@ -23,6 +22,7 @@ import { resolveServerLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18
 import { render, sentence, t, type Sentence } from '../i18n/translate.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 import { serverLocaleOf } from './serverLocale.js';
+import { EMBED_LINKS, missingPermissions, SEND_MESSAGES, VIEW_CHANNEL } from './flagAccess.js';
 
 /** A channel found to be one Veil cannot send to, before anything was sent; `reason` is what a moderator reads. */
 export class ChannelNotSendable extends Error {
@@ -154,14 +154,10 @@ export function inLocale(reason: Sentence | string, locale: SupportedLocale): st
 	return typeof reason === 'string' ? reason : render(locale, reason);
 }
 
-/** What Veil needs in a mod-log channel, with the names a server admin sees in Discord's settings. */
-const MODLOG_PERMISSIONS: ReadonlyArray<readonly [bigint, string]> = [
-	[PermissionFlagsBits.ViewChannel, 'View Channel'],
-	[PermissionFlagsBits.SendMessages, 'Send Messages'],
-	[PermissionFlagsBits.EmbedLinks, 'Embed Links'],
-];
+/** What Veil needs in a mod-log channel. */
+const MODLOG_PERMISSIONS = [VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS];
 
 /** The mod-log permissions Veil lacks, by name, given its permissions in the channel (null: none at all). */
-export function missingModlogPermissions(permissions: Readonly<PermissionsBitField> | null): string[] {
-	return MODLOG_PERMISSIONS.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name);
+export function missingModlogPermissions(permissions: Readonly<PermissionsBitField> | null): Sentence[] {
+	return missingPermissions(permissions, MODLOG_PERMISSIONS);
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import { ChannelNotSendable, describeSendFailure, inLocale } from './modlog.js';
 import { answerMessages, type OutgoingMessage } from '../replies/answerMessages.js';
 import { resolveLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
-import { sentence, t } from '../i18n/translate.js';
+import { render, sentence, t } from '../i18n/translate.js';
 import type { PermissionLookup } from '../discord/permissionLookup.js';
 import { missingPermissions, releaseNeeds } from './flagAccess.js';
 
@@ -52,7 +52,7 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 	if (missing.length > 0) {
 		throw new VeilError({
 			code: 'release_forbidden',
-			message: `release of flag ${flag.id} refused: Veil lacks ${missing.join(', ')} in its channel`,
+			message: `release of flag ${flag.id} refused: Veil lacks ${missing.map((name) => render(SOURCE_LOCALE, name)).join(', ')} in its channel`,
 			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason: sentence('moderators.veilLacks', { missing }) }),
 		});
 	}

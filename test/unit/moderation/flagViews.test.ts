@@ -12,7 +12,7 @@ import {
 } from '../../../src/moderation/flagViews.js';
 import { flagEmbed, missingModlogPermissions, viewReplyButton } from '../../../src/moderation/modlog.js';
 import { customIds } from '../../../src/app/customIds.js';
-import { t } from '../../../src/i18n/translate.js';
+import { render, sentence, t } from '../../../src/i18n/translate.js';
 import { openFlag, sealFlag } from '../../../src/moderation/storedFlag.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 
@@ -193,9 +193,17 @@ describe('mod-log post', () => {
 	});
 
 	it('names the permissions Veil lacks in a mod-log channel', () => {
-		expect(missingModlogPermissions(null)).toEqual(['View Channel', 'Send Messages', 'Embed Links']);
-		expect(missingModlogPermissions(new PermissionsBitField([PermissionFlagsBits.ViewChannel]))).toEqual(['Send Messages', 'Embed Links']);
-		expect(missingModlogPermissions(new PermissionsBitField([PermissionFlagsBits.Administrator]))).toEqual([]);
+		const names = (permissions: PermissionsBitField | null, locale: 'en-US' | 'de' = EN) => missingModlogPermissions(permissions).map((name) => render(locale, name));
+		expect(names(null)).toEqual(['View Channel', 'Send Messages', 'Embed Links']);
+		expect(names(new PermissionsBitField([PermissionFlagsBits.ViewChannel]))).toEqual(['Send Messages', 'Embed Links']);
+		expect(names(new PermissionsBitField([PermissionFlagsBits.Administrator]))).toEqual([]);
+		// In the reader's language, as Discord's client names them there.
+		expect(names(new PermissionsBitField([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages]), 'de')).toEqual([t('de', 'members.permissions.EmbedLinks')]);
+		expect(t('de', 'members.permissions.EmbedLinks')).not.toBe('Embed Links');
+		// A list of names inside a sentence is read in the sentence's language, joined as that language joins lists.
+		const lacks = sentence('moderators.veilLacks', { missing: missingModlogPermissions(null) });
+		expect(render(EN, lacks)).toBe('Veil lacks View Channel, Send Messages, and Embed Links there');
+		expect(render('de', lacks)).toContain(t('de', 'members.permissions.SendMessages'));
 	});
 });
 
