@@ -56,8 +56,10 @@ export async function hideAnswer(
 			await refuseAlone(interaction, asked.private, hiddenNotice(verdict, flag?.id, reviewingGuildId === undefined ? 'none' : 'operators', locale));
 		}
 	} finally {
-		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx).
-		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewId: customIds.flagged.view, guildLocale: interaction.guildLocale });
+		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx). From outside
+		// Veil's servers it goes to the operators' server, whose guild_locale this interaction does not carry.
+		const guildLocale = place.kind === 'server' ? interaction.guildLocale : null;
+		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewId: customIds.flagged.view, guildLocale });
 	}
 }
 

@@ -76,7 +76,8 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 
 	it("names a server without Veil only as such, never by name, and a forced-ephemeral ask is recorded as private", async () => {
 		// External apps off for its members: Discord makes the answer ephemeral though Veil asked in public.
-		const strict = harness().discord.addGuild({ name: 'SECRET-SERVER-NAME', withoutBot: true, everyonePermissions: 0n });
+		// Its language is French: the operators' mod-log is in theirs (English here), not the foreign server's.
+		const strict = harness().discord.addGuild({ name: 'SECRET-SERVER-NAME', withoutBot: true, everyonePermissions: 0n, preferredLocale: 'fr' });
 		const { state, flagId } = await hiddenAsk('asked in public', 'HELD-IN-STRICT', { guildId: strict.id });
 		expect(state.ephemeral).toBe(true);
 		expect(await harness().bot.context.flags.find(operators.id, flagId)).toMatchObject({ outside: 'server', private: true });
