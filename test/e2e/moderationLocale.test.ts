@@ -27,6 +27,13 @@ describe("a moderator's views in the moderator's language", () => {
 		const buttons = (view.original?.components?.[0] as { components: Array<{ label: string }> }).components.map((button) => button.label);
 		expect(buttons).toEqual(['公開', '却下', '確認済みにする']);
 
+		// The reason form and /flagged stats too.
+		const form = await harness().discord
+			.button({ customId: `flagged:release:${flag.id}`, user: moderator.user, guildId: guild.id, memberPermissions: moderator.permissions, locale: 'ja' })
+			.waitForAnswer();
+		expect(form.modal?.title).toBe('この回答を公開');
+		expect((await runSubcommand(harness(), moderator, 'flagged', 'stats')).original?.embeds[0]?.title).toBe('保留された回答 · 過去7日間');
+
 		// The same flag, for a moderator whose client is in English, is in English.
 		const english = await viewFlag(harness(), { ...moderator, user: makeUser('mod-en'), locale: 'en-US' }, flag.id);
 		expect(english.original?.embeds[0]?.title).toBe(`Case #1 · flag ${flag.id}`);
@@ -56,6 +63,11 @@ describe("the mod-log in the server's language", () => {
 		const second = harness().discord.channelMessages(modlogId)[1];
 		expect(second?.embeds[0]?.title).toBe('#2 · Antwort vom Sicherheitsfilter verborgen');
 		expect(JSON.stringify(second?.components)).toContain('"label":"Antwort ansehen"');
+
+		// A German admin reads the setting in German, the languages named in German.
+		const german = await runSubcommand(harness(), { ...admin, locale: 'de' }, 'settings', 'language');
+		expect(german.original?.content).toMatch(/^Serversprache: \*\*Deutsch\*\*/);
+		expect(german.original?.content).toContain('**Französisch · Français**');
 
 		// Back to the server's own: French again, and a value Discord would not offer is refused.
 		await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'server' }]);
