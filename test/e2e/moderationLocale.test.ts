@@ -50,11 +50,19 @@ describe("the mod-log in the server's language", () => {
 		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expect((await runSubcommand(harness(), admin, 'settings', 'language')).original?.content).toMatch(/^Server language: \*\*French · Français\*\*, the server's own/);
 
-		await makeFlag(harness(), member, { prompt: 'p1', text: 't1' });
+		const flag = await makeFlag(harness(), member, { prompt: 'p1', text: 'La réponse' });
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the first mod-log post');
 		const [first] = harness().discord.channelMessages(modlogId);
 		expect(first?.embeds[0]?.title).toBe('#1 · Réponse masquée par le filtre de sécurité');
 		expect(fieldNames(first?.embeds[0]).slice(0, 3)).toEqual(['Membre', 'Salon', 'Quand']);
+
+		// A release is posted in the channel in the server's language; the moderator reads the outcome in theirs.
+		const moderator: Where = { user: makeUser('mod'), guild, permissions: MODERATOR_PERMISSIONS };
+		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
+		expect(released.original?.content).toMatch(/^🔓 Released/);
+		const [posted] = harness().discord.channelMessages(guild.channels[0]!.id);
+		expect(posted?.content).toMatch(/^🔓 \*\*Publiée par un modérateur après examen\*\*/);
+		expect(posted?.content).toContain('La réponse');
 
 		const changed = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'de' }]);
 		expect(changed.original?.content).toMatch(/^✅ Server language: \*\*German · Deutsch\*\*/);
