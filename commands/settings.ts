@@ -12,7 +12,7 @@ import {
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import { missingModlogPermissions } from '../src/moderation/modlog.js';
+import { missingModlogPermissions, rememberedFailure } from '../src/moderation/modlog.js';
 import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
@@ -274,7 +274,7 @@ function describeChange(channelId: string | undefined, before: GuildSettings, re
 	];
 	if (before.modlogFailure) {
 		const when = time(new Date(before.modlogFailure.at), TimestampStyles.RelativeTime);
-		lines.push(t(reader, 'moderators.settings.modlogFailed', { when, reason: before.modlogFailure.reason }));
+		lines.push(t(reader, 'moderators.settings.modlogFailed', { when, reason: rememberedFailure(before.modlogFailure) }));
 	}
 	return lines.join('\n');
 }

@@ -104,10 +104,12 @@ export async function postFlagToModlog(flag: FlagRecord, deps: ModlogDeps): Prom
 			deps.log.warn({ err: error, flagId: flag.id }, 'could not remember the mod-log post; a decision will not update it');
 		});
 	} catch (error) {
-		// Kept as text, in the server's language, for whichever admin runs /settings modlog next.
-		const reason = inLocale(describeSendFailure(error), locale);
+		// For whichever admin runs /settings modlog next: by its kind, to be read in their language, and as text.
+		const failure = describeSendFailure(error);
+		const kind = typeof failure === 'string' ? undefined : SEND_FAILURES.find((known) => failure.key === `moderators.sendFailure.${known}`);
+		const modlogFailure = { at: new Date().toISOString(), reason: inLocale(failure, locale), ...(kind ? { kind } : {}) };
 		const noted = await deps.settings
-			.update(flag.guildId, (current) => ({ ...current, modlogFailure: { at: new Date().toISOString(), reason } }))
+			.update(flag.guildId, (current) => ({ ...current, modlogFailure }))
 			.then(
 				() => true,
 				(storeError: unknown) => {
@@ -134,6 +136,15 @@ export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Prom
 	} catch (error) {
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');
 	}
+}
+
+/** The kinds of failed post a moderator is told of in their own words (`moderators.sendFailure.*`). */
+const SEND_FAILURES = ['channelGone', 'lostAccess', 'noPermission', 'unknown', 'modlogNotSendable', 'channelNotSendable'] as const;
+
+/** A remembered mod-log failure, as the admin reads it: its kind in their language, else the text kept. */
+export function rememberedFailure(failure: { reason: string; kind?: string | undefined }): Sentence | string {
+	const kind = SEND_FAILURES.find((known) => known === failure.kind);
+	return kind ? sentence(`moderators.sendFailure.${kind}`) : failure.reason;
 }
 
 /**

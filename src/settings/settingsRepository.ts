@@ -8,7 +8,7 @@ import { SUPPORTED_LOCALES } from '../i18n/locales.js';
 const guildSettingsSchema = z.object({
 	modlogChannelId: z.string().optional(),
 	/** The last mod-log post that failed, reported by the next `/settings modlog`. */
-	modlogFailure: z.object({ at: z.string(), reason: z.string() }).optional(),
+	modlogFailure: z.object({ at: z.string(), reason: z.string(), kind: z.string().optional() }).optional(),
 	/** Each member's asks a UTC day in this server (`/settings limits`); unset: no limit. */
 	asksPerDay: z.number().int().positive().optional(),
 	/** Whether a member is told by DM when their held answer is dismissed (`/settings notify`); unset: not told. */

@@ -85,6 +85,22 @@ describe("the mod-log in the server's language", () => {
 	});
 });
 
+describe("a failed mod-log post, reported in the admin's language", () => {
+	it('tells a Japanese admin why the last report failed in Japanese, in an English server', async () => {
+		const { guild, member } = freshServer(harness());
+		const modlogId = guild.channels[1]!.id;
+		const admin: Where = { user: makeUser('admin-ja'), guild, permissions: ADMIN_PERMISSIONS, locale: 'ja' };
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		harness().discord.failChannel(modlogId, 'missing-access');
+		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
+		await harness().discord.waitUntil(() => harness().logs.some((line) => line.includes('mod-log post failed') && line.includes(flag.id)), 'the failure in the log');
+		harness().discord.clearChannelFailure(modlogId);
+		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
+		expect(report.original?.content).toContain('前回のモデレーションログへの報告は');
+		expect(report.original?.content).toContain('Veilがチャンネルにアクセスできなくなりました');
+	});
+});
+
 describe("what reaches the member alone, in the member's language", () => {
 	it('tells a German member of a dismissal in German, and the English moderator in English', async () => {
 		const { guild, moderator } = freshServer(harness());
