@@ -14,13 +14,13 @@ import { button, modal, type ButtonHandler, type Command } from '../src/app/comm
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import type { CustomIdCodec } from '../src/discord/customId.js';
-import { UserInputError, VeilError } from '../src/errors/veilError.js';
-import { NO_MENTIONS } from '../src/discord/mentions.js';
+import { UserInputError } from '../src/errors/veilError.js';
 import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { flagStatsMessage } from '../src/moderation/flagStatsView.js';
 import { MANAGE_MESSAGES, type InServer } from '../src/discord/permissions.js';
 import { PermissionLookup } from '../src/discord/permissionLookup.js';
+import { deferFormUpdate } from '../src/discord/updateInPlace.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
@@ -169,15 +169,9 @@ const decisionForm = modal({
 			await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 			return decide(interaction, guildId, kind, id, reason, ctx);
 		}
-		await interaction.deferUpdate();
-		try {
-			await decide(interaction, guildId, kind, id, reason, ctx);
-		} catch (error) {
-			if (!(error instanceof VeilError)) throw error;
-			// As after a button: the view the form came from keeps its buttons, and the refusal is a message of its own.
-			ctx.log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
-			await interaction.followUp({ content: render(resolveLocale(interaction.locale), error.answer), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-		}
+		// As after a button: should it fail, the view the form came from keeps its buttons.
+		await deferFormUpdate(interaction);
+		await decide(interaction, guildId, kind, id, reason, ctx);
 	},
 });
 

@@ -3,6 +3,7 @@ import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmi
 import type { BotContext, InteractionContext } from './context.js';
 import { RefusedAlone, VeilError } from '../errors/veilError.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
+import { updatesInPlace } from '../discord/updateInPlace.js';
 import type { FoundHandler, Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
 import { checkPreconditions } from '../discord/permissions.js';
@@ -177,7 +178,7 @@ async function answerError(interaction: RepliableInteraction, error: unknown, lo
 		log.error({ err: error, incident }, 'interaction failed');
 	}
 	try {
-		if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
+		if (interaction.deferred && !interaction.replied && !updatesInPlace(interaction)) {
 			// A refusal for the member alone must not turn a public "thinking…" into a public answer.
 			if (error instanceof RefusedAlone) await refuseAlone(interaction, interaction.ephemeral === true, { content });
 			else await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS }).catch(async (editFailure: unknown) => {
@@ -187,8 +188,9 @@ async function answerError(interaction: RepliableInteraction, error: unknown, lo
 				await interaction.followUp({ content, allowedMentions: NO_MENTIONS });
 			});
 		} else if (interaction.replied || interaction.deferred) {
-			// A button's deferred update must not overwrite the message it is on (a moderator's view, a list page):
-			// the error goes as a message of its own, and after a deferred reply it takes the place of "thinking…".
+			// A deferred update (a button's, or a form's on a message) must not overwrite the message it is on (a
+			// moderator's view, a list page): the error goes as a message of its own, and after a button's deferred
+			// reply it takes the place of "thinking…".
 			await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 		} else {
 			await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
