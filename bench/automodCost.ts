@@ -117,7 +117,15 @@ function measureHere(): AutomodCost {
 	};
 	const addedMsPerAsk = added(false);
 	const addedMsPerAskWithRegexes = added(true);
-	return { rules: RULES, keywordsPerRule: KEYWORDS_PER_RULE, rounds: ROUNDS - 1, asksPerRound: ASKS_PER_ROUND, buildMs: median(builds), addedMsPerAsk, addedMsPerAskWithRegexes };
+	return {
+		rules: RULES,
+		keywordsPerRule: KEYWORDS_PER_RULE,
+		rounds: ROUNDS - 1,
+		asksPerRound: ASKS_PER_ROUND,
+		buildMs: median(builds),
+		addedMsPerAsk,
+		addedMsPerAskWithRegexes,
+	};
 }
 
 /** Measured in a process of its own, started for it: nothing else the bench did weighs on the figure. */

@@ -61,7 +61,14 @@ export class AskTracker {
 	 * `guilds`, then waits for every answer, at most `timeoutMs` after the last dispatch. `onTick` runs every 50 ms
 	 * meanwhile (the RSS sampling of the slow-upstream phase).
 	 */
-	async offer(options: { rate: number; count: number; members: readonly APIUser[]; guilds: readonly GuildModel[]; timeoutMs: number; onTick?: () => void }): Promise<LoadResult> {
+	async offer(options: {
+		rate: number;
+		count: number;
+		members: readonly APIUser[];
+		guilds: readonly GuildModel[];
+		timeoutMs: number;
+		onTick?: () => void;
+	}): Promise<LoadResult> {
 		const { rate, count, members, guilds } = options;
 		const asks: Ask[] = [];
 		const ticker = options.onTick ? setInterval(options.onTick, 50) : undefined;

@@ -80,7 +80,9 @@ export async function runProxyPhase(plan: BenchPlan, rate: number, count: number
 		const load = await tracker.offer({ rate, count, members, guilds, timeoutMs: 30_000 + (count / 40) * 1000 });
 		const after = await Promise.all(processes.map((running) => running.sample()));
 		const cpuMs = after.map((reply, n) => (reply.cpuMicros - (before[n]?.cpuMicros ?? 0)) / 1000 / count);
-		log(`  Veil ×${PROXY_PROCESSES} behind the proxy: ${rate}/s: ${load.answered}/${count} answered (${load.wrong} wrong) in ${load.seconds.toFixed(1)} s`);
+		log(
+			`  Veil ×${PROXY_PROCESSES} behind the proxy: ${rate}/s: ${load.answered}/${count} answered (${load.wrong} wrong) in ${load.seconds.toFixed(1)} s`,
+		);
 		return { load, proxyCpuMs: cpuMs[0] ?? Number.NaN, botsCpuMs: cpuMs.slice(1).reduce((sum, ms) => sum + ms, 0) };
 	} catch (error) {
 		for (const running of processes) process.stderr.write(`${running.stderr.join('').slice(-2000)}`);

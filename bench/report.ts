@@ -74,7 +74,13 @@ export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstrea
 	add(`RSS after GC, ${then} servers`, bare.start.then.memory.rss / MB, veil.start.then.memory.rss / MB, ' MB', verdict(rssRatio <= 0.7, '≤ 0.7×'));
 	add(`V8 heap after GC, ${first} servers`, bare.start.first.memory.heap / MB, veil.start.first.memory.heap / MB, ' MB');
 	const heapRatio = veil.start.then.memory.heap / bare.start.then.memory.heap;
-	add(`V8 heap after GC, ${then} servers`, bare.start.then.memory.heap / MB, veil.start.then.memory.heap / MB, ' MB', verdict(heapRatio <= 0.6, '≤ 0.6×'));
+	add(
+		`V8 heap after GC, ${then} servers`,
+		bare.start.then.memory.heap / MB,
+		veil.start.then.memory.heap / MB,
+		' MB',
+		verdict(heapRatio <= 0.6, '≤ 0.6×'),
+	);
 	const growth = (f: BotFigures, key: 'rss' | 'heap') => per1000(f.start.first.memory[key], f.start.then.memory[key]) / MB;
 	for (const key of ['rss', 'heap'] as const) {
 		const b = growth(bare, key);

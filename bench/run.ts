@@ -78,7 +78,9 @@ if (proxyOnly) {
 		await bench.close();
 	}
 	const proxy = await runProxyPhase(plan, PROXY_RATE, proxyCount, log);
-	console.log(`\nnpm run bench -- --proxy${quick ? ' --quick' : ''}: ${cpus().length} cores, Node ${process.versions.node}, ${((performance.now() - started) / 60_000).toFixed(1)} min\n`);
+	console.log(
+		`\nnpm run bench -- --proxy${quick ? ' --quick' : ''}: ${cpus().length} cores, Node ${process.versions.node}, ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
+	);
 	console.log(formatProxyTable(bare, proxy, PROXY_PROCESSES));
 	process.exit(0);
 }
@@ -87,7 +89,12 @@ const automod = await measureAutomodCost();
 log(`bench${quick ? ' --quick' : ''}, ${runs} run${runs > 1 ? 's' : ''}: each phase bare bot first, then Veil`);
 
 const benches = [await BotBench.create(bareBot, plan), await BotBench.create(veil, plan)];
-const figures = benches.map((bench): BotFigures => ({ name: bench.kind.name, start: {} as BotFigures['start'], runs: [], slow: {} as BotFigures['slow'] }));
+const figures = benches.map((bench): BotFigures => ({
+	name: bench.kind.name,
+	start: {} as BotFigures['start'],
+	runs: [],
+	slow: {} as BotFigures['slow'],
+}));
 try {
 	// Memory and the start with the first count of servers, one bot at a time; then each starts again with the
 	// second count and stays up (idle) while the other is loaded.
@@ -120,7 +127,12 @@ console.log(
 );
 console.log(formatTable(buildRows(bare, veilFigures, plan)));
 console.log(`\n${formatAutomodCost(automod)}`);
-const bareAtProxyRate = pooled(bare, plan.rates.findIndex(({ rate }) => rate === PROXY_RATE));
-console.log(`\nThrough the proxy: Veil ×${PROXY_PROCESSES} (shards 0 and 1 of 2, one Redis) behind one npm run rest-proxy, against the bare bot's phase at ${PROXY_RATE}/s above:\n`);
+const bareAtProxyRate = pooled(
+	bare,
+	plan.rates.findIndex(({ rate }) => rate === PROXY_RATE),
+);
+console.log(
+	`\nThrough the proxy: Veil ×${PROXY_PROCESSES} (shards 0 and 1 of 2, one Redis) behind one npm run rest-proxy, against the bare bot's phase at ${PROXY_RATE}/s above:\n`,
+);
 console.log(formatProxyTable(bareAtProxyRate, proxy, PROXY_PROCESSES));
 if (runs > 1) console.log(`\nTail ratios, run by run (Veil / bare):\n\n${buildTailRows(bare, veilFigures, plan.upstreamMs).join('\n')}`);

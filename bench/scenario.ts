@@ -136,7 +136,9 @@ export class BotBench {
 			await this.#emulator.waitForReady(60_000);
 			const cpu = await this.#bot.waitForIdle();
 			const measured = await this.#bot.measure();
-			log(`  ${this.kind.name}: ${this.#guilds.length} servers: start took ${(cpu / 1000).toFixed(0)} ms of CPU, RSS ${(measured.rss / MB).toFixed(1)} MB`);
+			log(
+				`  ${this.kind.name}: ${this.#guilds.length} servers: start took ${(cpu / 1000).toFixed(0)} ms of CPU, RSS ${(measured.rss / MB).toFixed(1)} MB`,
+			);
 			return { cpuMs: cpu / 1000, memory: { rss: measured.rss, heap: measured.heapUsed ?? Number.NaN } };
 		} catch (error) {
 			this.#reportStderr();
@@ -180,7 +182,10 @@ export class BotBench {
 		const idleRss = (await running.sample()).rss;
 		let peakRss = idleRss;
 		const load = await this.#offer(400, this.#plan.slowAsks, () => {
-			void running.sample().then((reply) => (peakRss = Math.max(peakRss, reply.rss)), () => undefined);
+			void running.sample().then(
+				(reply) => (peakRss = Math.max(peakRss, reply.rss)),
+				() => undefined,
+			);
 		});
 		this.#upstreamMs = this.#plan.upstreamMs;
 		await sleep(100);

@@ -63,7 +63,10 @@ upstream.setDefaultGeneration((request) => {
 	const prompt = contentsOf(request).at(-1)?.parts[0]?.text ?? '';
 	const n = /^bench question (\d+)$/.exec(prompt)?.[1];
 	const held = n !== undefined && Number(n) % HELD_EVERY === HELD_EVERY - 1;
-	return { json: held ? generationResponse({ text: 'kept back', finishReason: 'SAFETY' }) : safeResponse(`Answer to: ${prompt}`), delayMs: UPSTREAM_MS };
+	return {
+		json: held ? generationResponse({ text: 'kept back', finishReason: 'SAFETY' }) : safeResponse(`Answer to: ${prompt}`),
+		delayMs: UPSTREAM_MS,
+	};
 });
 const guilds = [emulator.defaultGuild, ...addGuilds(emulator, servers - 1)];
 const members = Array.from({ length: memberCount }, (_, n) => makeUser(`soak${n}`));
@@ -115,14 +118,19 @@ async function checkpoint(steady: number, completionMs: number[] = []): Promise<
 		completionMs,
 	};
 	checkpoints.push(point);
-	log(`  ${point.asks} asks: RSS ${(point.rss / MB).toFixed(1)} MB, heap ${(point.heap / MB).toFixed(1)} MB, store ${(point.store / MB).toFixed(1)} MB`);
+	log(
+		`  ${point.asks} asks: RSS ${(point.rss / MB).toFixed(1)} MB, heap ${(point.heap / MB).toFixed(1)} MB, store ${(point.store / MB).toFixed(1)} MB`,
+	);
 }
 
 try {
 	await emulator.waitForReady(60_000);
 	await bot.waitForIdle();
 	// As in `npm run bench`: connections opened and code compiled before anything counts.
-	await Promise.all([conversations.run(WARM_UP_RATE * CONVERSATION_SHARE, (warmUp / WARM_UP_RATE) * 1000), tracker.offer({ rate: WARM_UP_RATE, count: warmUp, members: asking, guilds, timeoutMs: 60_000 })]);
+	await Promise.all([
+		conversations.run(WARM_UP_RATE * CONVERSATION_SHARE, (warmUp / WARM_UP_RATE) * 1000),
+		tracker.offer({ rate: WARM_UP_RATE, count: warmUp, members: asking, guilds, timeoutMs: 60_000 }),
+	]);
 	log(`  warm-up: ${warmUp} asks at ${WARM_UP_RATE}/s, ${conversations.followedUp} followed up`);
 	tracker.forget();
 	held = 0;

@@ -1,9 +1,4 @@
-import {
-	ApplicationCommandType,
-	ContextMenuCommandBuilder,
-	ModalBuilder,
-	type MessageContextMenuCommandInteraction,
-} from 'discord.js';
+import { ApplicationCommandType, ContextMenuCommandBuilder, ModalBuilder, type MessageContextMenuCommandInteraction } from 'discord.js';
 import { EVERYWHERE } from '../src/discord/installs.js';
 import { modal, type Command, type MessageCommandData } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
@@ -58,7 +53,11 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	}
 	const { author } = interaction.targetMessage;
 	const authorName = interaction.targetMessage.member?.displayName ?? author.globalName ?? author.username;
-	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, { text, author: { id: author.id, name: authorName }, ...(files ? { files } : {}) });
+	const pendingKey = await ctx.pendingQuestions.save(interaction.user.id, {
+		text,
+		author: { id: author.id, name: authorName },
+		...(files ? { files } : {}),
+	});
 	await interaction.showModal(askVeilModal(pendingKey, resolveLocale(interaction.locale)));
 }
 

@@ -15,7 +15,14 @@ import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import type { CustomIdCodec } from '../src/discord/customId.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import { askedPrivately, FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
+import {
+	askedPrivately,
+	FLAG_ID_MAX_LENGTH,
+	FLAG_PAGE_SIZE,
+	type FlagDecision,
+	type FlagPage,
+	type FlagRecord,
+} from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { flagStatsMessage } from '../src/moderation/flagStatsView.js';
 import { MANAGE_MESSAGES, type InServer } from '../src/discord/permissions.js';
@@ -63,7 +70,9 @@ const data = new SlashCommandBuilder()
 		sub
 			.setName('stats')
 			.setDescription('How many answers were held, why, and what moderators decided')
-			.addIntegerOption((option) => option.setName('days').setDescription('How many days back, today included (default 7)').setMinValue(1).setMaxValue(365)),
+			.addIntegerOption((option) =>
+				option.setName('days').setDescription('How many days back, today included (default 7)').setMinValue(1).setMaxValue(365),
+			),
 	)
 	.toJSON();
 
@@ -124,7 +133,9 @@ const viewFromModlog = button({
 	async handle(interaction, [id], ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
-		await interaction.editReply(flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids, resolveLocale(interaction.locale)));
+		await interaction.editReply(
+			flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids, resolveLocale(interaction.locale)),
+		);
 	},
 });
 
@@ -147,7 +158,11 @@ function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision)
 							.setLabel(t(reader, 'moderators.decisionForm.label'))
 							.setDescription(t(reader, 'moderators.decisionForm.hint'))
 							.setTextInputComponent(
-								new TextInputBuilder().setCustomId(REASON_INPUT).setStyle(TextInputStyle.Paragraph).setMaxLength(REASON_MAX_LENGTH).setRequired(false),
+								new TextInputBuilder()
+									.setCustomId(REASON_INPUT)
+									.setStyle(TextInputStyle.Paragraph)
+									.setMaxLength(REASON_MAX_LENGTH)
+									.setRequired(false),
 							),
 					),
 			);
@@ -232,7 +247,9 @@ function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined, reade
 				? sentence('moderators.releasedWhere.outside', { userId: flag.userId })
 				: askedPrivately(flag)
 					? sentence('moderators.releasedWhere.directMessage', { userId: flag.userId })
-					: sentence(flag.noticeMessageId === undefined ? 'moderators.releasedWhere.channel' : 'moderators.releasedWhere.channelReplying', { channelId: flag.channelId });
+					: sentence(flag.noticeMessageId === undefined ? 'moderators.releasedWhere.channel' : 'moderators.releasedWhere.channelReplying', {
+							channelId: flag.channelId,
+						});
 			return release && release.posted < release.parts
 				? t(reader, 'moderators.releasedPartly', { where, posted: release.posted, count: release.parts })
 				: t(reader, 'moderators.released', { where });

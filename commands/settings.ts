@@ -56,20 +56,25 @@ const data = new SlashCommandBuilder()
 	.addSubcommand((sub) =>
 		sub
 			.setName('limits')
-			.setDescription("How many questions each member may ask Veil a day here; leave it out to see the setting")
-			.addIntegerOption((option) =>
-				option.setName('asks_per_day').setDescription('Questions per member per UTC day; 0 for no limit').setMinValue(0),
-			),
+			.setDescription('How many questions each member may ask Veil a day here; leave it out to see the setting')
+			.addIntegerOption((option) => option.setName('asks_per_day').setDescription('Questions per member per UTC day; 0 for no limit').setMinValue(0)),
 	)
 	.addSubcommand((sub) =>
 		sub
 			.setName('instructions')
-			.setDescription("Standing instructions sent ahead of every question here; leave everything out to see them")
+			.setDescription('Standing instructions sent ahead of every question here; leave everything out to see them')
 			.addStringOption((option) =>
-				option.setName('text').setDescription('How Veil should answer (at most 2,000 characters)').setMinLength(1).setMaxLength(INSTRUCTIONS_MAX_LENGTH),
+				option
+					.setName('text')
+					.setDescription('How Veil should answer (at most 2,000 characters)')
+					.setMinLength(1)
+					.setMaxLength(INSTRUCTIONS_MAX_LENGTH),
 			)
 			.addChannelOption((option) =>
-				option.setName('channel').setDescription("One channel's instructions, which replace the server's there").addChannelTypes(...INSTRUCTION_CHANNEL_TYPES),
+				option
+					.setName('channel')
+					.setDescription("One channel's instructions, which replace the server's there")
+					.addChannelTypes(...INSTRUCTION_CHANNEL_TYPES),
 			)
 			.addBooleanOption((option) => option.setName('clear').setDescription('Remove the instructions (of the channel, if given)')),
 	)
@@ -112,7 +117,10 @@ async function setModlog(interaction: ChatInputCommandInteraction<InServer>, ctx
 	if (chosen) {
 		const missing = await missingInChannel(guildId, chosen.id, ctx);
 		if (missing.length > 0) {
-			throw new UserInputError({ answer: sentence('moderators.settings.modlogMissingPermissions', { channelId: chosen.id, missing }), code: 'modlog_permissions' });
+			throw new UserInputError({
+				answer: sentence('moderators.settings.modlogMissingPermissions', { channelId: chosen.id, missing }),
+				code: 'modlog_permissions',
+			});
 		}
 	}
 	let before: GuildSettings = {};
@@ -136,14 +144,20 @@ async function setLimits(interaction: ChatInputCommandInteraction<InServer>, ctx
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (asksPerDay === null) {
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: `${current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx, reader)}`, allowedMentions: NO_MENTIONS });
+		await interaction.editReply({
+			content: `${current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx, reader)}`,
+			allowedMentions: NO_MENTIONS,
+		});
 		return;
 	}
 	if (asksPerDay < 0) throw new UserInputError({ answer: sentence('moderators.settings.limitsNegative'), code: 'limits_negative' });
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	lastSeenOf(ctx).sawLimit(guildId, asksPerDay > 0);
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
-	await interaction.editReply({ content: asksPerDay > 0 ? t(reader, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(reader, 'moderators.settings.limitsOff'), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({
+		content: asksPerDay > 0 ? t(reader, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(reader, 'moderators.settings.limitsOff'),
+		allowedMentions: NO_MENTIONS,
+	});
 }
 
 /** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
@@ -154,12 +168,18 @@ async function setNotify(interaction: ChatInputCommandInteraction<InServer>, ctx
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (dismissals === null) {
 		const { notifyDismissals } = await ctx.settings.get(guildId);
-		await interaction.editReply({ content: t(reader, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'), allowedMentions: NO_MENTIONS });
+		await interaction.editReply({
+			content: t(reader, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'),
+			allowedMentions: NO_MENTIONS,
+		});
 		return;
 	}
 	await ctx.settings.update(guildId, (current) => ({ ...current, notifyDismissals: dismissals || undefined }));
 	ctx.log.info({ notifyDismissals: dismissals }, 'dismissal notices changed');
-	await interaction.editReply({ content: t(reader, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({
+		content: t(reader, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'),
+		allowedMentions: NO_MENTIONS,
+	});
 }
 
 /**
@@ -172,7 +192,10 @@ async function setLanguage(interaction: ChatInputCommandInteraction<InServer>, c
 	const chosen = interaction.options.getString('locale', false);
 	// Discord offers only the choices, but what reaches Veil is checked all the same.
 	if (chosen !== null && chosen !== SERVER_OWN && !isSupportedLocale(chosen)) {
-		throw new UserInputError({ answer: sentence('moderators.settings.languageUnknown', { locale: inlineKeyword(truncate(chosen, 40)) }), code: 'language_unknown' });
+		throw new UserInputError({
+			answer: sentence('moderators.settings.languageUnknown', { locale: inlineKeyword(truncate(chosen, 40)) }),
+			code: 'language_unknown',
+		});
 	}
 	const reader = resolveLocale(interaction.locale);
 	const serverOwn = languageName(resolveLocale(interaction.guildLocale), reader);
@@ -214,11 +237,16 @@ async function setInstructions(interaction: ChatInputCommandInteraction<InServer
 	const clear = interaction.options.getBoolean('clear', false) ?? false;
 	const reader = resolveLocale(interaction.locale);
 	const where = channelId === undefined ? sentence('moderators.settings.instructionsServer') : `<#${channelId}>`;
-	if (text !== null && clear) throw new UserInputError({ answer: sentence('moderators.settings.instructionsTextAndClear'), code: 'instructions_text_and_clear' });
-	if (text !== null && text.trim() === '') throw new UserInputError({ answer: sentence('moderators.settings.instructionsEmpty'), code: 'instructions_empty' });
+	if (text !== null && clear)
+		throw new UserInputError({ answer: sentence('moderators.settings.instructionsTextAndClear'), code: 'instructions_text_and_clear' });
+	if (text !== null && text.trim() === '')
+		throw new UserInputError({ answer: sentence('moderators.settings.instructionsEmpty'), code: 'instructions_empty' });
 	// Discord counts characters, as checkPrompt does; its own check of the option could be bypassed.
 	if (text !== null && characterCount(text) > INSTRUCTIONS_MAX_LENGTH) {
-		throw new UserInputError({ answer: sentence('moderators.settings.instructionsTooLong', { count: INSTRUCTIONS_MAX_LENGTH }), code: 'instructions_too_long' });
+		throw new UserInputError({
+			answer: sentence('moderators.settings.instructionsTooLong', { count: INSTRUCTIONS_MAX_LENGTH }),
+			code: 'instructions_too_long',
+		});
 	}
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	let content: string;
@@ -233,10 +261,13 @@ async function setInstructions(interaction: ChatInputCommandInteraction<InServer
 		shown = channelId === undefined ? record.server : record.channels[channelId];
 		const lines = [t(reader, shown === undefined ? 'moderators.settings.instructionsNone' : 'moderators.settings.instructionsShown', { where })];
 		if (channelId !== undefined && shown === undefined) {
-			lines.push(t(reader, record.server === undefined ? 'moderators.settings.instructionsServerNone' : 'moderators.settings.instructionsServerApplies'));
+			lines.push(
+				t(reader, record.server === undefined ? 'moderators.settings.instructionsServerNone' : 'moderators.settings.instructionsServerApplies'),
+			);
 		}
 		const channels = Object.keys(record.channels);
-		if (channelId === undefined && channels.length > 0) lines.push(truncate(t(reader, 'moderators.settings.instructionsChannels', { channels: channels.map((id) => `<#${id}>`).join(', ') }), 1500));
+		if (channelId === undefined && channels.length > 0)
+			lines.push(truncate(t(reader, 'moderators.settings.instructionsChannels', { channels: channels.map((id) => `<#${id}>`).join(', ') }), 1500));
 		content = lines.join('\n');
 	}
 	// The text in an embed (up to 4,096 characters): whole, beside a sentence of its own.

@@ -29,7 +29,9 @@ try {
 	if (!stopping) {
 		say('');
 		say(`  Veil's sandbox is ready: ${sandbox.url}`);
-		say(`  ${settings.realModel ? `Model: the real service at ${new URL(settings.realModel.baseUrl).origin}` : 'Model: the local one (the page\'s model panel decides its answers)'}`);
+		say(
+			`  ${settings.realModel ? `Model: the real service at ${new URL(settings.realModel.baseUrl).origin}` : "Model: the local one (the page's model panel decides its answers)"}`,
+		);
 		say('  Press Ctrl-C to stop it.');
 		say('');
 	}

@@ -26,11 +26,15 @@ const started = new Set<StartedProcess>();
 
 /** Runs `node` with these arguments (a relative path is from the project's root) as a child of the sandbox. */
 export function startNode(name: string, args: readonly string[], options: RunOptions): StartedProcess {
-	const child = spawn(process.execPath, args.map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg))), {
-		cwd: options.cwd,
-		env: { PATH: process.env.PATH ?? '', ...options.env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		process.execPath,
+		args.map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg))),
+		{
+			cwd: options.cwd,
+			env: { PATH: process.env.PATH ?? '', ...options.env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	const output: string[] = [];
 	const collect = (chunk: Buffer) => {
 		for (const line of chunk.toString('utf8').split('\n')) {

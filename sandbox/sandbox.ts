@@ -40,7 +40,7 @@ export async function startSandbox(settings: SandboxSettings, say: (line: string
 	say('Building Veil (npm run build)…');
 	await buildVeil();
 
-	say('Registering Veil\'s commands with the local Discord (npm run deploy-commands)…');
+	say("Registering Veil's commands with the local Discord (npm run deploy-commands)…");
 	await runToEnd('deploy-commands', ['dist/src/deployCommands.js'], { env, cwd: directory });
 
 	const logFile = join(directory, 'veil.log');
@@ -57,7 +57,9 @@ export async function startSandbox(settings: SandboxSettings, say: (line: string
 	});
 	say(`Starting Veil (node dist/src/main.js, pid ${veil.child.pid ?? '?'}); its log: ${logFile}`);
 	const ready = discord.waitForReady(READY_TIMEOUT_MS);
-	const exited = veil.exited.then((code) => Promise.reject(new Error(`Veil exited (${code}) before it connected:\n${veil.output.slice(-10).join('\n')}`)));
+	const exited = veil.exited.then((code) =>
+		Promise.reject(new Error(`Veil exited (${code}) before it connected:\n${veil.output.slice(-10).join('\n')}`)),
+	);
 	await Promise.race([ready, exited]);
 	exited.catch(() => undefined);
 	await setUpModlog(discord, world);
@@ -78,7 +80,13 @@ export async function stopSandbox(): Promise<void> {
  * Veil's whole environment, built here and nothing inherited: the local Discord's generated (fake) token, a
  * throwaway SQLite file and a fresh sealing key. A real token in the sandbox's own environment never reaches it.
  */
-export function veilEnvironment(discord: DiscordEmulator, world: SandboxWorld, model: LocalModel | undefined, settings: SandboxSettings, directory: string): Record<string, string> {
+export function veilEnvironment(
+	discord: DiscordEmulator,
+	world: SandboxWorld,
+	model: LocalModel | undefined,
+	settings: SandboxSettings,
+	directory: string,
+): Record<string, string> {
 	const modelEnv = model
 		? {
 				GENERATION_BASE_URL: model.baseUrl,

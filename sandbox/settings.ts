@@ -18,7 +18,14 @@ export interface SandboxSettings {
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost']);
-const REAL_MODEL_NAMES = ['GENERATION_BASE_URL', 'GENERATION_API_KEY', 'GENERATION_MODEL', 'GENERATION_TIMEOUT_MS', 'AUTH_BASE_URL', 'AUTH_PATH_PREFIX'];
+const REAL_MODEL_NAMES = [
+	'GENERATION_BASE_URL',
+	'GENERATION_API_KEY',
+	'GENERATION_MODEL',
+	'GENERATION_TIMEOUT_MS',
+	'AUTH_BASE_URL',
+	'AUTH_PATH_PREFIX',
+];
 
 /**
  * Reads the sandbox's few names from the environment (never from a `.env`, which may hold a real bot's token).
@@ -49,7 +56,7 @@ function readOwnDiscordPort(value: string | undefined): number {
 		const shown = url ? `${url.protocol}//${url.hostname}` : 'not a URL';
 		throw new SandboxRefusal(
 			`The sandbox refuses DISCORD_API_URL (${shown}): it runs its own Discord on 127.0.0.1 and never talks to another. ` +
-				'Unset DISCORD_API_URL, or set it to http://127.0.0.1:PORT/api to pick the local Discord\'s port.',
+				"Unset DISCORD_API_URL, or set it to http://127.0.0.1:PORT/api to pick the local Discord's port.",
 		);
 	}
 	return Number(url.port);

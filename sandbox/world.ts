@@ -41,7 +41,11 @@ export async function startWorld(port = 0): Promise<{ discord: DiscordEmulator; 
 	const discord = await DiscordEmulator.start({
 		port,
 		// @everyone may talk, as in most servers; the people's own roles add the rest.
-		defaultGuild: { name: 'Veil Sandbox', channels: [{ name: 'general' }, { name: 'staff' }, { name: 'mod-log' }], everyonePermissions: PLAIN_MEMBER_PERMISSIONS },
+		defaultGuild: {
+			name: 'Veil Sandbox',
+			channels: [{ name: 'general' }, { name: 'staff' }, { name: 'mod-log' }],
+			everyonePermissions: PLAIN_MEMBER_PERMISSIONS,
+		},
 		// The page's people wait on Veil as long as a real client would.
 		defaultTimeoutMs: 30_000,
 	});
@@ -49,13 +53,24 @@ export async function startWorld(port = 0): Promise<{ discord: DiscordEmulator; 
 	const staffRole = discord.addRole(guild.id, { name: 'Staff', permissions: 0n });
 	const people: Person[] = [
 		{ key: 'member', label: 'Mia (member)', role: 'Member', user: makeUser('mia'), permissions: PLAIN_MEMBER_PERMISSIONS },
-		{ key: 'moderator', label: 'Mo (moderator)', role: 'Manage Messages', user: makeUser('mo'), permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageMessages },
+		{
+			key: 'moderator',
+			label: 'Mo (moderator)',
+			role: 'Manage Messages',
+			user: makeUser('mo'),
+			permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageMessages,
+		},
 		{ key: 'manager', label: 'Max (manager)', role: 'Manage Server', user: makeUser('max'), permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageGuild },
 	];
 	for (const person of people) {
 		discord.setMemberRoles(guild.id, person.user, person.key === 'member' ? [] : [staffRole.id]);
 	}
-	const channels = guild.channels.map((c) => ({ key: c.name as SandboxChannel['key'], id: c.id, name: c.name, topic: TOPICS[c.name as SandboxChannel['key']] }));
+	const channels = guild.channels.map((c) => ({
+		key: c.name as SandboxChannel['key'],
+		id: c.id,
+		name: c.name,
+		topic: TOPICS[c.name as SandboxChannel['key']],
+	}));
 	for (const channel of channels.filter((c) => c.key !== 'general')) {
 		discord.setChannelOverwrites(channel.id, [
 			{ id: guild.id, type: 0, allow: 0n, deny: P.ViewChannel },
@@ -71,6 +86,10 @@ export async function startWorld(port = 0): Promise<{ discord: DiscordEmulator; 
 function seedConversation(discord: DiscordEmulator, world: SandboxWorld): void {
 	const [member, moderator] = world.people as [Person, Person, Person];
 	const general = world.channels[0] as SandboxChannel;
-	discord.postAsMember({ user: moderator.user, channelId: general.id, content: 'Welcome to the sandbox! Veil answers /ask here; type / below to try it.' });
+	discord.postAsMember({
+		user: moderator.user,
+		channelId: general.id,
+		content: 'Welcome to the sandbox! Veil answers /ask here; type / below to try it.',
+	});
 	discord.postAsMember({ user: member.user, channelId: general.id, content: 'What is a good name for a grey cat?' });
 }

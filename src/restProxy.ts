@@ -63,7 +63,10 @@ process.on('SIGINT', shutdown);
 server.listen(config.restProxyPort, config.restProxyHost, () => {
 	const address = server.address();
 	const port = typeof address === 'object' && address !== null ? address.port : config.restProxyPort;
-	logger.info({ host: config.restProxyHost, port, secret: config.restProxySecret !== undefined, target: redactUrl(config.discordApiUrl) }, 'REST proxy listening');
+	logger.info(
+		{ host: config.restProxyHost, port, secret: config.restProxySecret !== undefined, target: redactUrl(config.discordApiUrl) },
+		'REST proxy listening',
+	);
 });
 server.on('error', (error) => {
 	// Once listening, an error (an accept failing when file descriptors run out, say) must not end the proxy.

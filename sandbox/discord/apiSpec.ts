@@ -82,7 +82,8 @@ function checkQuery(operation: Operation, query: URLSearchParams): string[] {
 		} catch {
 			// Not JSON: only the text itself can fit.
 		}
-		if (!candidates.some((value) => schema.safeParse(value).success)) problems.push(`query ${name}: ${JSON.stringify(raw)} is not a value Discord accepts`);
+		if (!candidates.some((value) => schema.safeParse(value).success))
+			problems.push(`query ${name}: ${JSON.stringify(raw)} is not a value Discord accepts`);
 	}
 	return problems;
 }

@@ -50,8 +50,9 @@ export function modalSubmission(
 	});
 	const unknown = [...Object.keys(fields), ...Object.keys(files)].filter((key) => !known.has(key));
 	if (unknown.length) {
-		throw new Error(`modalSubmit: the modal "${customId}" the bot showed has no input ${unknown.join(', ')}; it has ${[...known].join(', ') || 'none'}`);
+		throw new Error(
+			`modalSubmit: the modal "${customId}" the bot showed has no input ${unknown.join(', ')}; it has ${[...known].join(', ') || 'none'}`,
+		);
 	}
 	return components;
 }
-

@@ -1,7 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PermissionFlagsBits, type APIApplicationCommandInteractionDataOption, type APIAttachment, type APIEmbed, type APIOverwrite, type APIRole, type APIUser } from 'discord.js';
+import {
+	PermissionFlagsBits,
+	type APIApplicationCommandInteractionDataOption,
+	type APIAttachment,
+	type APIEmbed,
+	type APIOverwrite,
+	type APIRole,
+	type APIUser,
+} from 'discord.js';
 import { Gateway, type IdentifyRecord } from './gateway.js';
 import {
 	DiscordState,
@@ -678,9 +686,16 @@ export class DiscordEmulator {
 		if (options.attachments) message.attachments = [...options.attachments];
 		if (forwarded) {
 			// A forward carries no content of its own: a snapshot of the message, and a reference of type 1 (FORWARD).
-			message.message_reference = { type: 1, message_id: forwarded.id, channel_id: forwarded.channel_id, ...(forwarded.guild_id ? { guild_id: forwarded.guild_id } : {}) };
+			message.message_reference = {
+				type: 1,
+				message_id: forwarded.id,
+				channel_id: forwarded.channel_id,
+				...(forwarded.guild_id ? { guild_id: forwarded.guild_id } : {}),
+			};
 			const { content, embeds, attachments, timestamp, edited_timestamp, flags, mentions, mention_roles, type } = forwarded;
-			message.message_snapshots = [{ message: { content, embeds, attachments, timestamp, edited_timestamp, flags, mentions, mention_roles, type, components: [] } }];
+			message.message_snapshots = [
+				{ message: { content, embeds, attachments, timestamp, edited_timestamp, flags, mentions, mention_roles, type, components: [] } },
+			];
 		}
 		this.#state.addMessage(message);
 		return message;
@@ -714,7 +729,10 @@ export class DiscordEmulator {
 			fromMessage ? { ...options, channelId: options.message?.channel_id, guildId: options.message?.guild_id ?? null } : options,
 		);
 		const componentType = options.componentType ?? 2;
-		const message = options.message ?? this.#state.findComponentMessage(where.channel.id, options.customId) ?? this.#stubMessage(where, options.customId, componentType);
+		const message =
+			options.message ??
+			this.#state.findComponentMessage(where.channel.id, options.customId) ??
+			this.#stubMessage(where, options.customId, componentType);
 		const data: Record<string, unknown> = { custom_id: options.customId, component_type: componentType };
 		if (options.values) data.values = options.values;
 		return this.#dispatchInteraction(3, data, options, where, message);
@@ -769,7 +787,8 @@ export class DiscordEmulator {
 	): InteractionHandle {
 		const { user, guild, channel } = where;
 		const installs = options.installs ?? (guild?.withoutBot || channel.type === 3 ? ['user'] : ['guild']);
-		if (installs.includes('guild') && (guild?.withoutBot || channel.type === 3)) throw new Error('The app is not installed where it is not a member: only a user install reaches there');
+		if (installs.includes('guild') && (guild?.withoutBot || channel.type === 3))
+			throw new Error('The app is not installed where it is not a member: only a user install reaches there');
 		const owners: Record<string, string> = {};
 		if (installs.includes('guild')) owners['0'] = guild?.id ?? '0';
 		if (installs.includes('user')) owners['1'] = user.id;
@@ -850,7 +869,8 @@ export class DiscordEmulator {
 					return predicate(state) ? state : undefined;
 				},
 				timeoutMs,
-				() => `Interaction ${record.id} (${describeInteraction(record)}): timed out after ${timeoutMs} ms waiting for ${what}.\n${this.#describeRecord(record)}`,
+				() =>
+					`Interaction ${record.id} (${describeInteraction(record)}): timed out after ${timeoutMs} ms waiting for ${what}.\n${this.#describeRecord(record)}`,
 			);
 		return {
 			id: record.id,
@@ -877,7 +897,10 @@ export class DiscordEmulator {
 	}
 
 	#stubMessage(where: { guild: GuildModel | undefined; channel: ChannelModel }, customId: string, componentType: number): EmulatorMessage {
-		const component = componentType === 2 ? { type: 2, style: 1, label: customId.slice(0, 80), custom_id: customId } : { type: componentType, custom_id: customId, options: [] };
+		const component =
+			componentType === 2
+				? { type: 2, style: 1, label: customId.slice(0, 80), custom_id: customId }
+				: { type: componentType, custom_id: customId, options: [] };
 		const message = this.#state.createMessage({
 			channelId: where.channel.id,
 			guildId: where.guild?.id ?? null,

@@ -38,7 +38,17 @@ const MAX_BUFFER = 20_000;
 
 /** Events Discord sends only to sessions that identified with the Guilds intent (1 << 0). */
 const GUILDS_INTENT = 1;
-const GUILDS_EVENTS = new Set(['GUILD_CREATE', 'GUILD_UPDATE', 'GUILD_DELETE', 'GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE', 'CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
+const GUILDS_EVENTS = new Set([
+	'GUILD_CREATE',
+	'GUILD_UPDATE',
+	'GUILD_DELETE',
+	'GUILD_ROLE_CREATE',
+	'GUILD_ROLE_UPDATE',
+	'GUILD_ROLE_DELETE',
+	'CHANNEL_CREATE',
+	'CHANNEL_UPDATE',
+	'CHANNEL_DELETE',
+]);
 
 /**
  * Discord's gateway for one shard: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME with replay, and

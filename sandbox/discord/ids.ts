@@ -32,4 +32,3 @@ export function makeBotToken(botId: string): string {
 export function makeInteractionToken(): string {
 	return `aW50ZXJhY3Rpb246${randomBytes(48).toString('base64url')}`;
 }
-

@@ -49,8 +49,7 @@ export function resolveOptions(
 				const file = ctx.attachment?.(value);
 				if (!file) throw new Error(`slashCommand: unknown attachment ${value} in an ATTACHMENT option (make it with attach)`);
 				put('attachments', value, file);
-			}
-			else if (option.type === 8) role(value);
+			} else if (option.type === 8) role(value);
 			else if (option.type === 9) {
 				if (!role(value)) user(value);
 			} else if (option.type === 7) {

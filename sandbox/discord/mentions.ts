@@ -18,11 +18,7 @@ const MENTION_RE = /<@(!|&)?(\d{15,21})>|@(everyone|here)\b/g;
  * Who a message actually pings, honouring allowed_mentions the way Discord does, so a test can assert that
  * `{ parse: [] }` really pinged nobody (Discord leaves suppressed mentions out of `mentions`).
  */
-export function parseMentions(
-	content: string,
-	allowed: APIAllowedMentions | undefined | null,
-	defaults: readonly MentionKind[],
-): ParsedMentions {
+export function parseMentions(content: string, allowed: APIAllowedMentions | undefined | null, defaults: readonly MentionKind[]): ParsedMentions {
 	const result: ParsedMentions = { userIds: [], roleIds: [], everyone: false };
 	if (!content.includes('@')) return result;
 	const parse: readonly string[] = allowed ? (allowed.parse ?? []) : defaults;
@@ -40,4 +36,3 @@ export function parseMentions(
 	}
 	return result;
 }
-

@@ -434,7 +434,11 @@ export class DiscordState {
 		for (const channelId of new Set([...gone].map((message) => message.channel_id))) {
 			for (const lists of [this.byChannel, this.posted]) {
 				const list = lists.get(channelId);
-				if (list) lists.set(channelId, list.filter((message) => !gone.has(message)));
+				if (list)
+					lists.set(
+						channelId,
+						list.filter((message) => !gone.has(message)),
+					);
 			}
 		}
 		for (const [key, message] of this.#componentIndex) if (gone.has(message)) this.#componentIndex.delete(key);
@@ -518,7 +522,12 @@ export class DiscordState {
 	}
 
 	/** Applies a PATCH body: only the fields present change, like Discord's edit endpoints. */
-	editMessage(message: EmulatorMessage, body: Record<string, unknown>, files: UploadedFile[], parse: readonly ('users' | 'roles' | 'everyone')[]): void {
+	editMessage(
+		message: EmulatorMessage,
+		body: Record<string, unknown>,
+		files: UploadedFile[],
+		parse: readonly ('users' | 'roles' | 'everyone')[],
+	): void {
 		if ('content' in body) {
 			message.content = typeof body.content === 'string' ? body.content : '';
 			const allowed = (body.allowed_mentions as APIAllowedMentions | undefined) ?? undefined;
@@ -679,7 +688,11 @@ function interactionMetadata(record: InteractionRecord): Record<string, unknown>
 
 /** An embed as Discord returns it: with its type, and each field's `inline`. */
 function embedAsSent(embed: APIEmbed): APIEmbed {
-	return { type: 'rich' as APIEmbed['type'], ...embed, ...(embed.fields ? { fields: embed.fields.map((field) => ({ inline: false, ...field })) } : {}) };
+	return {
+		type: 'rich' as APIEmbed['type'],
+		...embed,
+		...(embed.fields ? { fields: embed.fields.map((field) => ({ inline: false, ...field })) } : {}),
+	};
 }
 
 /** Components as Discord returns them: each numbered (`id`, from 1, depth first) where the sender gave none. */

@@ -220,7 +220,9 @@ export class RestApi {
 		this.#on('GET', '/gateway/bot', gateway);
 		this.#on('GET', '/gateway', () => json(200, { url: s.baseUrl.replace(/^http/, 'ws') }), false);
 		this.#on('GET', '/users/@me', () => json(200, s.bot));
-		this.#on('GET', '/users/:user', ({ params }) => (s.users.has(params.user ?? '') ? json(200, s.user(params.user ?? '')) : json(404, { message: 'Unknown User', code: 10013 })));
+		this.#on('GET', '/users/:user', ({ params }) =>
+			s.users.has(params.user ?? '') ? json(200, s.user(params.user ?? '')) : json(404, { message: 'Unknown User', code: 10013 }),
+		);
 		this.#on('POST', '/users/@me/channels', ({ body }) => {
 			const recipient = s.users.get(String(body.recipient_id));
 			if (!recipient) return json(400, { message: 'Unknown User', code: 10013 });
@@ -262,7 +264,13 @@ export class RestApi {
 			this.#channel(ctx, (channel) => {
 				const limit = Math.min(100, Number(ctx.request.query.get('limit') ?? 50) || 50);
 				const list = (s.byChannel.get(channel.id) ?? []).filter((m) => !m.deleted && (m.flags & 64) === 0);
-				return json(200, list.slice(-limit).reverse().map((m) => s.toApi(m)));
+				return json(
+					200,
+					list
+						.slice(-limit)
+						.reverse()
+						.map((m) => s.toApi(m)),
+				);
 			}),
 		);
 		for (const method of ['GET', 'PATCH', 'DELETE']) {
@@ -288,10 +296,7 @@ export class RestApi {
 		// Discord leaves out the channels the bot cannot view (its channel obfuscation), as GET /channels/:id refuses them.
 		this.#on('GET', '/guilds/:guild/channels', (ctx) =>
 			this.#guild(ctx, (guild) =>
-				json(
-					200,
-					guild.channels.filter((c) => !c.deleted && (botChannelPermissions(guild, c, s.bot.id) & VIEW) !== 0n).map(channelPayload),
-				),
+				json(200, guild.channels.filter((c) => !c.deleted && (botChannelPermissions(guild, c, s.bot.id) & VIEW) !== 0n).map(channelPayload)),
 			),
 		);
 		this.#on('GET', '/guilds/:guild/roles', (ctx) => this.#guild(ctx, (guild) => json(200, guild.roles)));
@@ -352,7 +357,12 @@ export class RestApi {
 					if (ctx.body.message_reference && (perms & READ_HISTORY) === 0n) return MISSING_PERMISSIONS();
 				}
 			}
-		} else if (channel.recipient && this.state.closedDms.has(channel.recipient.id) && ctx.request.method === 'POST' && ctx.request.path.endsWith('/messages')) {
+		} else if (
+			channel.recipient &&
+			this.state.closedDms.has(channel.recipient.id) &&
+			ctx.request.method === 'POST' &&
+			ctx.request.path.endsWith('/messages')
+		) {
 			return CANNOT_MESSAGE_USER();
 		}
 		return next(channel);
@@ -583,8 +593,7 @@ export class RestApi {
 		const record = this.#webhookRecord(ctx);
 		if ('status' in record) return record;
 		const id = ctx.params.message;
-		const target =
-			id === '@original' || id === record.original?.id ? record.original : record.followUps.find((m) => m.id === id);
+		const target = id === '@original' || id === record.original?.id ? record.original : record.followUps.find((m) => m.id === id);
 		if (!target || target.deleted) return UNKNOWN_MESSAGE();
 		const method = ctx.request.method;
 		if (method === 'GET') return json(200, s.toApi(target));

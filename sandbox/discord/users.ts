@@ -4,7 +4,11 @@ import { snowflake } from './ids.js';
 const knownUsers = new Map<string, APIUser>();
 
 /** What Discord sends of every user though discord.js types it optional (Discord's published API requires it). */
-export const PLAIN_USER_FIELDS: Pick<APIUser, 'public_flags' | 'flags' | 'primary_guild'> = { public_flags: 0 as UserFlags, flags: 0 as UserFlags, primary_guild: null };
+export const PLAIN_USER_FIELDS: Pick<APIUser, 'public_flags' | 'flags' | 'primary_guild'> = {
+	public_flags: 0 as UserFlags,
+	flags: 0 as UserFlags,
+	primary_guild: null,
+};
 
 /** Users made by {@link makeUser}, so an emulator can resolve them in USER options without being told. */
 export function lookupMadeUser(id: string): APIUser | undefined {

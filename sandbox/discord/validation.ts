@@ -62,11 +62,7 @@ function validateComponents(errors: FormErrors, components: unknown): void {
  * Checks a message body against Discord's limits. `create` also rejects an empty message (50006), which Discord
  * answers with its own code rather than 50035.
  */
-export function validateMessage(
-	body: Record<string, unknown>,
-	fileCount: number,
-	create: boolean,
-): { status: number; body: unknown } | undefined {
+export function validateMessage(body: Record<string, unknown>, fileCount: number, create: boolean): { status: number; body: unknown } | undefined {
 	const errors = new FormErrors();
 	maxLength(errors, ['content'], body.content, 2000);
 	validateEmbeds(errors, body.embeds);
@@ -116,7 +112,40 @@ export function validateModal(data: Record<string, unknown> | undefined): { stat
 const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
 /** Discord's locale codes: a localization under any other key is refused. */
-const DISCORD_LOCALES = new Set(['id', 'da', 'de', 'en-GB', 'en-US', 'es-ES', 'es-419', 'fr', 'hr', 'it', 'lt', 'hu', 'nl', 'no', 'pl', 'pt-BR', 'ro', 'fi', 'sv-SE', 'vi', 'tr', 'cs', 'el', 'bg', 'ru', 'uk', 'hi', 'th', 'zh-CN', 'ja', 'zh-TW', 'ko']);
+const DISCORD_LOCALES = new Set([
+	'id',
+	'da',
+	'de',
+	'en-GB',
+	'en-US',
+	'es-ES',
+	'es-419',
+	'fr',
+	'hr',
+	'it',
+	'lt',
+	'hu',
+	'nl',
+	'no',
+	'pl',
+	'pt-BR',
+	'ro',
+	'fi',
+	'sv-SE',
+	'vi',
+	'tr',
+	'cs',
+	'el',
+	'bg',
+	'ru',
+	'uk',
+	'hi',
+	'th',
+	'zh-CN',
+	'ja',
+	'zh-TW',
+	'ko',
+]);
 
 /** A localized name follows the name's own rules: the slash pattern and lower case, or (message commands, choices) a length. */
 function validateLocalizedNames(errors: FormErrors, path: Array<string | number>, localizations: unknown, slashName: boolean, max = 32): void {
@@ -124,7 +153,12 @@ function validateLocalizedNames(errors: FormErrors, path: Array<string | number>
 	for (const [locale, value] of Object.entries(localizations as Record<string, unknown>)) {
 		const at = [...path, 'name_localizations', locale];
 		if (!DISCORD_LOCALES.has(locale)) errors.add(at, 'BASE_TYPE_CHOICES', `Value must be one of ${[...DISCORD_LOCALES].join(', ')}.`);
-		else if (typeof value !== 'string' || value.length < 1 || value.length > max || (slashName && (!COMMAND_NAME.test(value) || value !== value.toLowerCase()))) {
+		else if (
+			typeof value !== 'string' ||
+			value.length < 1 ||
+			value.length > max ||
+			(slashName && (!COMMAND_NAME.test(value) || value !== value.toLowerCase()))
+		) {
 			errors.add(at, 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
 		}
 	}
@@ -135,7 +169,8 @@ function validateLocalizedDescriptions(errors: FormErrors, path: Array<string | 
 	for (const [locale, value] of Object.entries(localizations as Record<string, unknown>)) {
 		const at = [...path, 'description_localizations', locale];
 		if (!DISCORD_LOCALES.has(locale)) errors.add(at, 'BASE_TYPE_CHOICES', `Value must be one of ${[...DISCORD_LOCALES].join(', ')}.`);
-		else if (typeof value !== 'string' || value.length < 1 || value.length > 100) errors.add(at, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+		else if (typeof value !== 'string' || value.length < 1 || value.length > 100)
+			errors.add(at, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
 	}
 }
 
@@ -184,7 +219,9 @@ function validateOptions(errors: FormErrors, path: Array<string | number>, optio
 		validateLocalizedNames(errors, [...path, i], option.name_localizations, true);
 		validateLocalizedDescriptions(errors, [...path, i], option.description_localizations);
 		if (Array.isArray(option.choices)) {
-			option.choices.forEach((choice: Record<string, unknown>, c) => validateLocalizedNames(errors, [...path, i, 'choices', c], choice.name_localizations, false, 100));
+			option.choices.forEach((choice: Record<string, unknown>, c) =>
+				validateLocalizedNames(errors, [...path, i, 'choices', c], choice.name_localizations, false, 100),
+			);
 		}
 		if (Array.isArray(option.choices) && option.choices.length > 25) {
 			errors.add([...path, i, 'choices'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');

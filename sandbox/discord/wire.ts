@@ -7,7 +7,16 @@ export function channelPayload(channel: ChannelModel): Record<string, unknown> {
 		return { id: channel.id, type: 1, last_message_id: null, flags: 0, recipients: channel.recipient ? [channel.recipient] : [] };
 	}
 	if (channel.type === 3) {
-		return { id: channel.id, type: 3, name: channel.name || null, icon: null, owner_id: channel.recipients?.[0]?.id, last_message_id: null, flags: 0, recipients: channel.recipients ?? [] };
+		return {
+			id: channel.id,
+			type: 3,
+			name: channel.name || null,
+			icon: null,
+			owner_id: channel.recipients?.[0]?.id,
+			last_message_id: null,
+			flags: 0,
+			recipients: channel.recipients ?? [],
+		};
 	}
 	return {
 		id: channel.id,
@@ -94,7 +103,6 @@ export function guildCreatePayload(guild: GuildModel): Record<string, unknown> {
 		hub_type: null,
 	};
 }
-
 
 /** A role as Discord sends it; `botId` makes it the bot's managed role. */
 export function rolePayload(id: string, name: string, position: number, permissions: bigint, botId?: string): APIRole {

@@ -24,13 +24,7 @@ export function lastTurnOf(body: unknown): { prompt: string; files: string[] } |
 	return prompt === undefined ? undefined : { prompt, files };
 }
 
-const OPENINGS = [
-	'Here is a short answer.',
-	'Good question.',
-	'Let me put it simply.',
-	'In a few words:',
-	'Happy to help.',
-];
+const OPENINGS = ['Here is a short answer.', 'Good question.', 'Let me put it simply.', 'In a few words:', 'Happy to help.'];
 
 const BODIES = [
 	'The sandbox model does not know anything, but it always answers the same question the same way, so you can watch Veil work.',
@@ -47,7 +41,10 @@ export function answerText(prompt: string, turns: number, files: readonly string
 	const body = BODIES[(hash >>> 3) % BODIES.length] as string;
 	const quoted = prompt.length > 120 ? `${prompt.slice(0, 117)}…` : prompt;
 	const followUp = turns > 1 ? ` (This is turn ${turns} of our conversation.)` : '';
-	const attached = files.length > 0 ? ` I received ${files.length} file${files.length > 1 ? 's' : ''} (${files.reduce((n, f) => n + f.length, 0)} characters) with it.` : '';
+	const attached =
+		files.length > 0
+			? ` I received ${files.length} file${files.length > 1 ? 's' : ''} (${files.reduce((n, f) => n + f.length, 0)} characters) with it.`
+			: '';
 	return `${opening} You asked: “${quoted}”.${attached} ${body}${followUp}`;
 }
 

@@ -129,7 +129,8 @@ export class LocalModel {
 		if (failure === 'timeout') return;
 		const turns = (body as { contents: unknown[] }).contents.length;
 		this.#later(delayMs, () => {
-			if (failure === '500') this.#send(response, exchange, 500, { error: { code: 500, message: 'Internal error (chosen in the model panel)', status: 'INTERNAL' } });
+			if (failure === '500')
+				this.#send(response, exchange, 500, { error: { code: 500, message: 'Internal error (chosen in the model panel)', status: 'INTERNAL' } });
 			else this.#send(response, exchange, 200, generationBody(answerText(prompt, Math.ceil(turns / 2), files), rating));
 		});
 	}

@@ -75,7 +75,12 @@ export class PageActions {
 	async modal(body: unknown): Promise<ActionResult> {
 		const input = parse(modalInput, body);
 		const person = this.#person(input.person);
-		const handle = this.discord.modalSubmit({ user: person.user, customId: input.customId, fields: input.fields, memberPermissions: person.permissions });
+		const handle = this.discord.modalSubmit({
+			user: person.user,
+			customId: input.customId,
+			fields: input.fields,
+			memberPermissions: person.permissions,
+		});
 		return this.#answer(handle, this.#openedBy.get(input.customId) ?? 'a form');
 	}
 
@@ -107,13 +112,21 @@ export class PageActions {
 	}
 
 	/** Puts each picked file on the local Discord's CDN, as a client uploads it, and names it in its option. */
-	#attachFiles(options: APIApplicationCommandInteractionDataOption[], files: Record<string, z.infer<typeof pickedFile>>): APIApplicationCommandInteractionDataOption[] {
+	#attachFiles(
+		options: APIApplicationCommandInteractionDataOption[],
+		files: Record<string, z.infer<typeof pickedFile>>,
+	): APIApplicationCommandInteractionDataOption[] {
 		return options.map((option) => {
-			if ('options' in option && option.options) return { ...option, options: this.#attachFiles(option.options, files) } as APIApplicationCommandInteractionDataOption;
+			if ('options' in option && option.options)
+				return { ...option, options: this.#attachFiles(option.options, files) } as APIApplicationCommandInteractionDataOption;
 			if (option.type !== 11) return option;
 			const file = files[String(option.value).replace(/^file:/, '')];
 			if (!file) throw new PageRequestError(`No file was picked for ${option.name}.`);
-			const attachment = this.discord.attach({ filename: file.filename, bytes: Buffer.from(file.base64, 'base64'), contentType: file.contentType || null });
+			const attachment = this.discord.attach({
+				filename: file.filename,
+				bytes: Buffer.from(file.base64, 'base64'),
+				contentType: file.contentType || null,
+			});
 			return { ...option, value: attachment.id };
 		});
 	}

@@ -37,7 +37,12 @@ export class Admission {
 	readonly #daily: DailyLimit;
 
 	constructor(options: AdmissionOptions) {
-		this.line = new AskLine({ concurrency: options.concurrency, maxWaiting: options.queueMax, positionIntervalMs: options.positionIntervalMs, onChange: options.onLineChange });
+		this.line = new AskLine({
+			concurrency: options.concurrency,
+			maxWaiting: options.queueMax,
+			positionIntervalMs: options.positionIntervalMs,
+			onChange: options.onLineChange,
+		});
 		this.breaker = new CircuitBreaker(options.breaker);
 		this.link = new LinkRate(options.linkPerProcessPerMinute ?? 0);
 		this.#rate = new MemberRate(options.memberPerMinute);

@@ -46,7 +46,8 @@ export class LinkRateError extends AdmissionRefusal {
 	constructor(whose: 'member' | 'process', limit: number, retryAt: number) {
 		super({
 			code: 'link_rate_limited',
-			message: whose === 'member' ? `past ${limit} link attempts in 15 minutes for this member` : `past ${limit} link attempts a minute in this process`,
+			message:
+				whose === 'member' ? `past ${limit} link attempts in 15 minutes for this member` : `past ${limit} link attempts a minute in this process`,
 			answer:
 				whose === 'member'
 					? sentence('members.link.memberRateLimited', { count: limit, retryAt: relativeTime(retryAt) })
@@ -66,7 +67,10 @@ export class DailyLimitError extends AdmissionRefusal {
 		super({
 			code: 'ask_daily_limit',
 			message: `past the ${scope === 'server' ? "server's" : 'outside-servers'} limit of ${limit} asks a day for this member`,
-			answer: sentence(scope === 'server' ? 'members.admission.dailyLimit' : 'members.admission.userDailyLimit', { count: limit, resetsAt: relativeTime(resetsAt) }),
+			answer: sentence(scope === 'server' ? 'members.admission.dailyLimit' : 'members.admission.userDailyLimit', {
+				count: limit,
+				resetsAt: relativeTime(resetsAt),
+			}),
 		});
 		this.resetsAt = resetsAt;
 	}

@@ -208,7 +208,10 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		clearTimeout(readyTimer);
 		client.off(Events.ShardReady, progress);
 	}
-	logger.info({ user: client.user?.tag, guilds: guildCount(), shards: client.options.shards, shardCount: client.options.shardCount }, 'connected to Discord');
+	logger.info(
+		{ user: client.user?.tag, guilds: guildCount(), shards: client.options.shards, shardCount: client.options.shardCount },
+		'connected to Discord',
+	);
 
 	return {
 		client: client as Client<true>,

@@ -39,7 +39,10 @@ export type ModalHandler<Payload extends readonly unknown[] = readonly unknown[]
 >;
 
 /** What the router runs of a button's or a modal's handler, whose interaction is `I` (a server's if it `requires`). */
-export type ComponentHandler<I extends RepliableInteraction> = Placed<Handles<I, readonly unknown[]>, Handles<I & RepliableInteraction<InServer>, readonly unknown[]>>;
+export type ComponentHandler<I extends RepliableInteraction> = Placed<
+	Handles<I, readonly unknown[]>,
+	Handles<I & RepliableInteraction<InServer>, readonly unknown[]>
+>;
 
 /** A button handler, its payload typed by its id. */
 export const button = <Payload extends readonly unknown[]>(handler: ButtonHandler<Payload>): ButtonHandler => handler;

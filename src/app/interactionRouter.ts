@@ -91,7 +91,11 @@ export class InteractionRouter {
 		const started = performance.now();
 		try {
 			if (!this.#accepting) {
-				await interaction.reply({ content: t(resolveLocale(interaction.locale), 'members.general.restarting'), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+				await interaction.reply({
+					content: t(resolveLocale(interaction.locale), 'members.general.restarting'),
+					flags: MessageFlags.Ephemeral,
+					allowedMentions: NO_MENTIONS,
+				});
 				return;
 			}
 			await this.#route(interaction, ctx);
@@ -110,7 +114,12 @@ export class InteractionRouter {
 	async #route(interaction: RepliableInteraction, ctx: InteractionContext): Promise<void> {
 		if (interaction.isChatInputCommand()) {
 			const command = this.#registry.commands.get(interaction.commandName);
-			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown command ${interaction.commandName}`, answer: sentence('members.general.unknownCommand') });
+			if (!command)
+				throw new VeilError({
+					code: 'unknown_command',
+					message: `unknown command ${interaction.commandName}`,
+					answer: sentence('members.general.unknownCommand'),
+				});
 			ctx.log.debug('command received');
 			if (!command.requires) return command.execute(interaction, ctx);
 			checkPreconditions(interaction, command.requires);
@@ -118,7 +127,12 @@ export class InteractionRouter {
 		}
 		if (interaction.isMessageContextMenuCommand()) {
 			const command = this.#registry.messageCommands.get(interaction.commandName);
-			if (!command) throw new VeilError({ code: 'unknown_command', message: `unknown message command ${interaction.commandName}`, answer: sentence('members.general.unknownCommand') });
+			if (!command)
+				throw new VeilError({
+					code: 'unknown_command',
+					message: `unknown message command ${interaction.commandName}`,
+					answer: sentence('members.general.unknownCommand'),
+				});
 			ctx.log.debug('message command received');
 			if (!command.requires) return command.execute(interaction, ctx);
 			checkPreconditions(interaction, command.requires);
@@ -135,7 +149,11 @@ export class InteractionRouter {
 }
 
 /** Runs the handler found for a button or a modal, after the preconditions it declares. */
-function runComponent<I extends ButtonInteraction | ModalSubmitInteraction>(interaction: I, found: FoundHandler<ComponentHandler<I>> | undefined, ctx: InteractionContext): Promise<void> {
+function runComponent<I extends ButtonInteraction | ModalSubmitInteraction>(
+	interaction: I,
+	found: FoundHandler<ComponentHandler<I>> | undefined,
+	ctx: InteractionContext,
+): Promise<void> {
 	if (!found) throw unknownComponent(interaction.customId);
 	ctx.log.debug(interaction.isButton() ? 'button received' : 'modal received');
 	const { handler, payload } = found;
@@ -181,12 +199,15 @@ async function answerError(interaction: RepliableInteraction, error: unknown, lo
 		if (interaction.deferred && !interaction.replied && !updatesInPlace(interaction)) {
 			// A refusal for the member alone must not turn a public "thinking…" into a public answer.
 			if (error instanceof RefusedAlone) await refuseAlone(interaction, interaction.ephemeral === true, { content });
-			else await interaction.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS }).catch(async (editFailure: unknown) => {
-				// The edit route may be what failed (a long rate limit on it): a follow-up, its own route, takes the
-				// place of "thinking…" instead.
-				log.warn({ err: editFailure }, 'could not edit the error answer in; following up instead');
-				await interaction.followUp({ content, allowedMentions: NO_MENTIONS });
-			});
+			else
+				await interaction
+					.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS })
+					.catch(async (editFailure: unknown) => {
+						// The edit route may be what failed (a long rate limit on it): a follow-up, its own route, takes the
+						// place of "thinking…" instead.
+						log.warn({ err: editFailure }, 'could not edit the error answer in; following up instead');
+						await interaction.followUp({ content, allowedMentions: NO_MENTIONS });
+					});
 		} else if (interaction.replied || interaction.deferred) {
 			// A deferred update (a button's, or a form's on a message) must not overwrite the message it is on (a
 			// moderator's view, a list page): the error goes as a message of its own, and after a button's deferred

@@ -63,7 +63,10 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 	};
 }
 
-function find<Handler extends ButtonHandler | ModalHandler>(index: ReadonlyMap<string, Handler>, customId: string): FoundHandler<Handler> | undefined {
+function find<Handler extends ButtonHandler | ModalHandler>(
+	index: ReadonlyMap<string, Handler>,
+	customId: string,
+): FoundHandler<Handler> | undefined {
 	const { prefix, parts } = parseCustomId(customId);
 	const handler = index.get(prefix);
 	const payload = handler?.id.parse(parts);
@@ -95,5 +98,8 @@ function isCommand(value: unknown): value is Command {
 function areHandlers(value: unknown): boolean {
 	if (value === undefined) return true;
 	if (!Array.isArray(value)) return false;
-	return value.every((handler: Partial<ButtonHandler>) => typeof handler.id?.prefix === 'string' && typeof handler.id.parse === 'function' && typeof handler.handle === 'function');
+	return value.every(
+		(handler: Partial<ButtonHandler>) =>
+			typeof handler.id?.prefix === 'string' && typeof handler.id.parse === 'function' && typeof handler.handle === 'function',
+	);
 }

@@ -23,7 +23,12 @@ export interface AcknowledgementChoice {
  * The early deferral for a member this process last found linked, where no daily limit was last seen to stop them;
  * the ordinary one otherwise. The early one keeps a place in line from the moment it is sent.
  */
-export function acknowledge(interaction: AskInteraction, admitted: AdmittedAsk, choice: AcknowledgementChoice, ctx: InteractionContext): Acknowledgement {
+export function acknowledge(
+	interaction: AskInteraction,
+	admitted: AdmittedAsk,
+	choice: AcknowledgementChoice,
+	ctx: InteractionContext,
+): Acknowledgement {
 	const { early, guildId, exempt, outside } = choice;
 	const lastSeen = lastSeenOf(ctx);
 	if (early && lastSeen.linked(interaction.user.id) && (exempt || guildId === null || !lastSeen.limited(guildId))) {

@@ -46,12 +46,7 @@ export async function answerAsk(...args: Parameters<typeof askOnce>): Promise<vo
 	});
 }
 
-async function askOnce(
-	interaction: AskInteraction,
-	prepare: PrepareAsk,
-	ctx: InteractionContext,
-	options: AskOptions = {},
-): Promise<AskOutcome> {
+async function askOnce(interaction: AskInteraction, prepare: PrepareAsk, ctx: InteractionContext, options: AskOptions = {}): Promise<AskOutcome> {
 	const admitted = ctx.admission.admit(interaction.user.id);
 	// Read (or found in memory) while the ask's own reads run; it never rejects, and waits a bounded time at most.
 	const serverRules = ctx.automod.matcherFor(interaction.guildId, interaction.appPermissions);
@@ -88,7 +83,10 @@ async function askOnce(
 		// The server's AutoMod rules read what would go upstream (the quoted message is in the prompt) before it goes.
 		const matcher = await serverRules;
 		const ruleContext = matcher && matchContextOf(interaction, threadParentId);
-		const blocked = matcher && ruleContext && screenPrompt(matcher, [request.prompt, ...(files ?? []).map((file) => file.text)].join('\n'), interaction, ruleContext, ctx);
+		const blocked =
+			matcher &&
+			ruleContext &&
+			screenPrompt(matcher, [request.prompt, ...(files ?? []).map((file) => file.text)].join('\n'), interaction, ruleContext, ctx);
 		if (blocked) {
 			await ack.refuse({ content: blockedPromptMessage(blocked, resolveLocale(interaction.locale)) });
 			return 'refused';
@@ -133,7 +131,14 @@ async function askOnce(
 		await hideAnswer(
 			interaction,
 			verdict,
-			{ prompt: applied.prompt, files, text: candidateText(response), noticeMessageId, private: applied.ephemeral, quotedAuthor: applied.quotedAuthor },
+			{
+				prompt: applied.prompt,
+				files,
+				text: candidateText(response),
+				noticeMessageId,
+				private: applied.ephemeral,
+				quotedAuthor: applied.quotedAuthor,
+			},
 			ctx,
 		);
 		return 'hidden';

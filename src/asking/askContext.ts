@@ -1,9 +1,7 @@
 import { ApplicationIntegrationType, InteractionContextType, type BaseInteraction } from 'discord.js';
 
 /** Where an ask was made, as far as moderation goes: a server that installed Veil, or anywhere else. */
-export type AskPlace =
-	| { readonly kind: 'server'; readonly guildId: string }
-	| { readonly kind: 'outside'; readonly where: OutsideKind };
+export type AskPlace = { readonly kind: 'server'; readonly guildId: string } | { readonly kind: 'outside'; readonly where: OutsideKind };
 
 /** Outside Veil's servers: a DM with Veil, a group DM, or a server that did not install Veil. */
 export type OutsideKind = 'dm' | 'group-dm' | 'server';

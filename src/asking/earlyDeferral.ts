@@ -5,7 +5,6 @@ import { refuseAlone, type Refusal } from '../discord/refuseAlone.js';
 import { AT_ONCE, type Acknowledgement } from './acknowledgement.js';
 import type { AskInteraction } from './askRequest.js';
 
-
 /**
  * The deferral of an ask sent before the reads that decide it, for a member this process last found linked: the
  * acknowledgement then waits for nothing in the store, and the reads and the generation call go on during its round

@@ -32,12 +32,7 @@ interface HiddenAsk {
  * as from outside servers, or, without one, nothing is kept and the member is told it cannot be released. There
  * the notice is only the member's, whatever the ask's visibility.
  */
-export async function hideAnswer(
-	interaction: AskInteraction,
-	verdict: HiddenVerdict,
-	asked: HiddenAsk,
-	ctx: InteractionContext,
-): Promise<void> {
+export async function hideAnswer(interaction: AskInteraction, verdict: HiddenVerdict, asked: HiddenAsk, ctx: InteractionContext): Promise<void> {
 	const place = askPlaceOf(interaction);
 	const reviewingGuildId = place.kind === 'server' ? place.guildId : ctx.config.operatorGuildId;
 	let flag: FlagRecord | undefined;
@@ -59,7 +54,15 @@ export async function hideAnswer(
 		// The moderators hear of the flag whatever became of the member's notice (an expired token, a 5xx). From outside
 		// Veil's servers it goes to the operators' server, whose guild_locale this interaction does not carry.
 		const guildLocale = place.kind === 'server' ? interaction.guildLocale : null;
-		if (flag) await postFlagToModlog(flag, { client: ctx.client, settings: ctx.settings, flags: ctx.flags, log: ctx.log, viewId: customIds.flagged.view, guildLocale });
+		if (flag)
+			await postFlagToModlog(flag, {
+				client: ctx.client,
+				settings: ctx.settings,
+				flags: ctx.flags,
+				log: ctx.log,
+				viewId: customIds.flagged.view,
+				guildLocale,
+			});
 	}
 }
 
@@ -99,4 +102,3 @@ async function storeFlag(
 		return undefined;
 	}
 }
-

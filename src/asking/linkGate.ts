@@ -30,7 +30,10 @@ export function mustLinkFirst(gate: LinkGate): boolean {
  */
 export function linkFirstAnswer(discordLocale: string | null | undefined) {
 	const locale = resolveLocale(discordLocale);
-	const linkButton = new ButtonBuilder().setCustomId(customIds.link.open.build()).setLabel(t(locale, 'members.ask.linkButton')).setStyle(ButtonStyle.Primary);
+	const linkButton = new ButtonBuilder()
+		.setCustomId(customIds.link.open.build())
+		.setLabel(t(locale, 'members.ask.linkButton'))
+		.setStyle(ButtonStyle.Primary);
 	return {
 		content: t(locale, 'members.ask.linkFirst'),
 		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton)],

@@ -13,7 +13,10 @@ export function readableText(message: Pick<Message, 'content' | 'embeds' | 'mess
 	const forwarded = (snapshots[0]?.content as string | null | undefined) ?? '';
 	if (forwarded.trim() !== '') return forwarded;
 	const embeds = [...message.embeds, ...snapshots.flatMap((snapshot) => snapshot.embeds)];
-	return embeds.map(embedText).filter((text) => text !== '').join('\n\n');
+	return embeds
+		.map(embedText)
+		.filter((text) => text !== '')
+		.join('\n\n');
 }
 
 function embedText(embed: Pick<Embed, 'title' | 'description' | 'fields'>): string {

@@ -25,7 +25,11 @@ const FOLLOW_UP_BUTTON = new ButtonBuilder()
 
 /** The row of a shown answer's Follow up button, for the conversation saved after it, labelled in `locale`. */
 function followUpRow(conversationId: string, locale: SupportedLocale): FollowUpRow {
-	const button = { ...FOLLOW_UP_BUTTON, label: t(locale, 'members.conversation.followUpButton'), custom_id: customIds.ask.followUp.build(conversationId) };
+	const button = {
+		...FOLLOW_UP_BUTTON,
+		label: t(locale, 'members.conversation.followUpButton'),
+		custom_id: customIds.ask.followUp.build(conversationId),
+	};
 	return { type: ComponentType.ActionRow, components: [button] };
 }
 
@@ -38,15 +42,13 @@ function followUpRow(conversationId: string, locale: SupportedLocale): FollowUpR
  * it. A longer answer's first messages go out while the save is under way; only its last, which carries the button,
  * waits for it.
  */
-export async function showAnswer(
-	interaction: AskInteraction,
-	verdict: ShownVerdict,
-	request: AskRequest,
-	ctx: InteractionContext,
-): Promise<void> {
+export async function showAnswer(interaction: AskInteraction, verdict: ShownVerdict, request: AskRequest, ctx: InteractionContext): Promise<void> {
 	// An empty answer starts nothing: there is nothing to follow up.
 	const conversationId = verdict.text.trim() === '' ? undefined : newConversationId();
-	const save = () => (conversationId === undefined ? Promise.resolve(false) : saveConversation(conversationId, { guildId: scopeOf(askPlaceOf(interaction)), askerId: interaction.user.id }, verdict, request, ctx));
+	const save = () =>
+		conversationId === undefined
+			? Promise.resolve(false)
+			: saveConversation(conversationId, { guildId: scopeOf(askPlaceOf(interaction)), askerId: interaction.user.id }, verdict, request, ctx);
 	// The asking member's language, public answers too: the notes and the button answer them.
 	const locale = resolveLocale(interaction.locale);
 	const parts = answerMessages(verdict.text, verdict.cutShort, locale);
@@ -62,7 +64,9 @@ export async function showAnswer(
 		const saved = await saving;
 		if (conversationId !== undefined && !saved) {
 			// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
-			await interaction.editReply({ components: [] }).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
+			await interaction
+				.editReply({ components: [] })
+				.catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
 		}
 		return;
 	}

@@ -178,7 +178,9 @@ export class AutomodRuleCache {
 
 	async #fetch(guildId: string, changes: Change[]): Promise<Entry | undefined> {
 		try {
-			const raw = ruleListSchema.parse(await this.rest.get(Routes.guildAutoModerationRules(guildId), { signal: AbortSignal.timeout(this.#readTimeoutMs) }));
+			const raw = ruleListSchema.parse(
+				await this.rest.get(Routes.guildAutoModerationRules(guildId), { signal: AbortSignal.timeout(this.#readTimeoutMs) }),
+			);
 			const rules = new Map<string, AutomodRule>();
 			for (const item of raw) {
 				const parsed = automodRuleSchema.safeParse(item);

@@ -53,7 +53,9 @@ export class ConfigError extends Error {
 	readonly problems: readonly string[];
 
 	constructor(problems: readonly string[]) {
-		super(`Veil cannot start: the configuration has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+		super(
+			`Veil cannot start: the configuration has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+		);
 		this.problems = problems;
 	}
 }
@@ -68,8 +70,7 @@ const serviceUrl = z.string({ error: SERVICE_URL }).refine((value) => {
 }, SERVICE_URL);
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
-const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
-	z.preprocess(blankToUndefined, schema.prefault(fallback as never));
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) => z.preprocess(blankToUndefined, schema.prefault(fallback as never));
 
 const requiredText = (what: string) => z.string({ error: what }).trim().min(1, what);
 const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((v) => ['true', '1', 'yes'].includes(v));
@@ -78,7 +79,10 @@ const port = z.coerce
 	.int('a TCP port (0 to 65535)')
 	.min(0, 'a TCP port (0 to 65535)')
 	.max(65_535, 'a TCP port (0 to 65535)');
-const listenHost = z.string().trim().regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 127.0.0.1 or 0.0.0.0');
+const listenHost = z
+	.string()
+	.trim()
+	.regex(/^[\w.:-]+$/, 'a host name or IP address to listen on, like 127.0.0.1 or 0.0.0.0');
 const proxySecret = z.string().trim().min(32, 'at least 32 characters, the same for the proxy and every bot (npm run keygen makes one)');
 const positiveInt = (what: string) => z.coerce.number({ error: what }).int(what).positive(what);
 const wholeNumber = (what: string) => z.coerce.number({ error: what }).int(what).nonnegative(what);
@@ -104,9 +108,7 @@ const environmentSchema = z.object({
 	GENERATION_MODEL: withDefault(z.string().regex(/^[\w.-]+$/, 'a model name (letters, digits, . _ -)'), 'textmodel-pro'),
 	GENERATION_TIMEOUT_MS: withDefault(positiveInt('a whole number of milliseconds above 0'), 60_000),
 	AUTH_BASE_URL: serviceUrl,
-	AUTH_PATH_PREFIX: z
-		.string({ error: 'one path segment, like `acme`' })
-		.regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
+	AUTH_PATH_PREFIX: z.string({ error: 'one path segment, like `acme`' }).regex(/^[A-Za-z0-9._~-]+$/, 'one path segment, like `acme` (no slashes)'),
 	TOKEN_ENCRYPTION_KEY: encryptionKey,
 	TOKEN_ENCRYPTION_KEY_PREVIOUS: optional(encryptionKey),
 	STORE_URL: withDefault(
@@ -114,18 +116,12 @@ const environmentSchema = z.object({
 		'sqlite://data/bot.sqlite',
 	),
 	REQUIRE_LINK: withDefault(booleanFlag, 'true'),
-	FLAG_RETENTION_DAYS: withDefault(
-		z.coerce.number({ error: 'a number of days above 0' }).positive('a number of days above 0'),
-		30,
-	),
+	FLAG_RETENTION_DAYS: withDefault(z.coerce.number({ error: 'a number of days above 0' }).positive('a number of days above 0'), 30),
 	ASK_CONCURRENCY: withDefault(positiveInt('a whole number above 0'), 32),
 	ASK_QUEUE_MAX: withDefault(wholeNumber('a whole number, 0 or more'), 500),
 	ASK_MEMBER_PER_MINUTE: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 6),
 	LINK_PER_PROCESS_PER_MINUTE: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 30),
-	CONVERSATION_TTL_HOURS: withDefault(
-		z.coerce.number({ error: 'a number of hours above 0' }).positive('a number of hours above 0'),
-		24,
-	),
+	CONVERSATION_TTL_HOURS: withDefault(z.coerce.number({ error: 'a number of hours above 0' }).positive('a number of hours above 0'), 24),
 	OPERATOR_GUILD_ID: optional(snowflake),
 	ASK_USER_PER_DAY: withDefault(wholeNumber('a whole number, 0 or more (0: no limit)'), 50),
 	LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
@@ -186,9 +182,9 @@ export interface DeployConfig {
 	readonly restProxySecret: string | undefined;
 }
 
-const deploySchema = environmentSchema
-	.pick({ DISCORD_TOKEN: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true, REST_PROXY_SECRET: true })
-	.extend({ DISCORD_APPLICATION_ID: snowflake.or(z.undefined()).refine((v) => v !== undefined, 'the application (client) id from the Developer Portal') });
+const deploySchema = environmentSchema.pick({ DISCORD_TOKEN: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true, REST_PROXY_SECRET: true }).extend({
+	DISCORD_APPLICATION_ID: snowflake.or(z.undefined()).refine((v) => v !== undefined, 'the application (client) id from the Developer Portal'),
+});
 
 /** Parses the few names `deploy-commands` needs, with the same all-problems-at-once message. */
 export function parseDeployConfig(env: Record<string, string | undefined>): DeployConfig {

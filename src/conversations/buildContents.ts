@@ -103,7 +103,11 @@ function cutExchange(exchange: readonly Turn[], room: { readonly turns: number; 
 /** `text` if it has at most `max` characters, else its beginning and {@link CUT_MARK}, `max` characters in all. */
 function cutText(text: string, max: number): string {
 	if (characterCount(text) <= max) return text;
-	return Array.from(text).slice(0, max - CUT_MARK.length).join('') + CUT_MARK;
+	return (
+		Array.from(text)
+			.slice(0, max - CUT_MARK.length)
+			.join('') + CUT_MARK
+	);
 }
 
 /** The two turns standing instructions take, ahead of everything else (SPEC §12). */

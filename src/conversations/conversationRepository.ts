@@ -16,7 +16,10 @@ const turnsSchema = z.array(
 		text: z.string(),
 		by: z.string().optional(),
 		/** A prompt's files; one without text was too large to keep (see filesToKeep). */
-		files: z.array(z.object({ name: z.string(), text: z.string().optional() })).readonly().optional(),
+		files: z
+			.array(z.object({ name: z.string(), text: z.string().optional() }))
+			.readonly()
+			.optional(),
 	}),
 );
 
@@ -101,7 +104,10 @@ export class ConversationRepository {
 		this.#logger = logger;
 		// The store forgets each record when the record says it expires, however long it waited to be written.
 		const write = (records: readonly PendingSave[]) =>
-			store.setMany('conversations', records.map(({ key, value, expiresAt }) => ({ key, value, ttlMs: Math.max(1, expiresAt - Date.now()) })));
+			store.setMany(
+				'conversations',
+				records.map(({ key, value, expiresAt }) => ({ key, value, ttlMs: Math.max(1, expiresAt - Date.now()) })),
+			);
 		this.#saves = new WriteBatch(write, { windowMs: SAVE_WINDOW_MS, maxItems: SAVE_BATCH_MAX });
 	}
 

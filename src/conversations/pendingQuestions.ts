@@ -74,7 +74,11 @@ export class PendingQuestionRepository {
 		const record: z.infer<typeof pendingRecordSchema> = {
 			version: 2,
 			formId,
-			sealed: seal(JSON.stringify({ text: message.text, author: message.author, files: message.files }), associatedData(userId, formId), this.#keys.current),
+			sealed: seal(
+				JSON.stringify({ text: message.text, author: message.author, files: message.files }),
+				associatedData(userId, formId),
+				this.#keys.current,
+			),
 			expiresAt: new Date(now + PENDING_QUESTION_TTL_MS).toISOString(),
 		};
 		await this.#store.set('pending-questions', userId, record, PENDING_QUESTION_TTL_MS);
@@ -91,7 +95,9 @@ export class PendingQuestionRepository {
 		if (!parsed.success || parsed.data.formId !== formId) return undefined;
 		if (!(Date.parse(parsed.data.expiresAt) > now)) return undefined;
 		try {
-			const { text, author, files } = messageSchema.parse(JSON.parse(unsealWithKeyring(parsed.data.sealed, associatedData(userId, formId), this.#keys).plaintext));
+			const { text, author, files } = messageSchema.parse(
+				JSON.parse(unsealWithKeyring(parsed.data.sealed, associatedData(userId, formId), this.#keys).plaintext),
+			);
 			return files?.length ? { text, author, files } : { text, author };
 		} catch (error) {
 			// The form's key is left out of the log: it is what lets the member's form be answered. Only SealError's

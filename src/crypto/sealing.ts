@@ -11,8 +11,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const BASE64_KEY = /^[A-Za-z0-9+/]{43}=?$/;
 
 /** What a sealing key must be and how to make one; said wherever a key is refused. */
-export const KEY_FORMAT =
-	'32 random bytes in base64 (44 characters); make one with `npm run keygen` or `openssl rand -base64 32`';
+export const KEY_FORMAT = '32 random bytes in base64 (44 characters); make one with `npm run keygen` or `openssl rand -base64 32`';
 const KEY_HELP = `TOKEN_ENCRYPTION_KEY must be ${KEY_FORMAT}`;
 
 /**

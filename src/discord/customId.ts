@@ -20,7 +20,10 @@ export interface CustomIdCodec<Payload extends readonly unknown[]> {
 }
 
 /** A codec whose payload is `schema`'s tuple: a zod tuple over the id's parts, which coerces what is not text. */
-export function customIdCodec<const Payload extends ReadonlyArray<string | number>>(prefix: CustomIdPrefix, schema: z.ZodType<Payload>): CustomIdCodec<Payload> {
+export function customIdCodec<const Payload extends ReadonlyArray<string | number>>(
+	prefix: CustomIdPrefix,
+	schema: z.ZodType<Payload>,
+): CustomIdCodec<Payload> {
 	return {
 		prefix,
 		build: (...payload) => buildCustomId(prefix, payload),

@@ -29,7 +29,10 @@ export interface Preconditions {
  * command was run, or since a button was posted, is already gone. `default_member_permissions` only hides a command
  * in the picker; this is the check that counts. The refusal names the permission and nothing else.
  */
-export function checkPreconditions(interaction: RepliableInteraction, requires: Preconditions): asserts interaction is RepliableInteraction<InServer> {
+export function checkPreconditions(
+	interaction: RepliableInteraction,
+	requires: Preconditions,
+): asserts interaction is RepliableInteraction<InServer> {
 	if (!interaction.inGuild()) throw new UserInputError({ answer: sentence('members.general.serversOnly'), code: 'not_in_guild' });
 	const { permission } = requires;
 	if (permission && interaction.memberPermissions?.has(permission.flag) !== true) {

@@ -53,9 +53,7 @@ export async function pdfText(bytes: Uint8Array, limits: PdfLimits): Promise<Pdf
 		}
 		return { ok: true, text: pages.join('\n\n').trim() };
 	})();
-	const timeout = delay(limits.timeoutMs, { ok: false, failure: 'too-slow' } as const, { signal: timer.signal }).catch(
-		() => undefined,
-	);
+	const timeout = delay(limits.timeoutMs, { ok: false, failure: 'too-slow' } as const, { signal: timer.signal }).catch(() => undefined);
 	try {
 		const outcome = await Promise.race([read.catch((): PdfText => ({ ok: false, failure: 'unreadable' })), timeout]);
 		return outcome ?? { ok: false, failure: 'too-slow' };

@@ -69,15 +69,21 @@ const sizeCap = (kind: Exclude<AttachmentKind, 'unsupported'>) => (kind === 'pdf
  * or one whose declared size is past its kind's cap.
  */
 export function checkAttachments(files: readonly AttachmentRef[]): void {
-	if (files.length > FILE_LIMITS.maxFiles) throw new FileError('file_too_many', sentence('members.files.tooManyFiles', { count: FILE_LIMITS.maxFiles }));
+	if (files.length > FILE_LIMITS.maxFiles)
+		throw new FileError('file_too_many', sentence('members.files.tooManyFiles', { count: FILE_LIMITS.maxFiles }));
 	for (const file of files) {
 		const kind = attachmentKind(file.name, file.contentType ?? undefined);
-		if (kind === 'unsupported') throw new FileError('file_unsupported', sentence('members.files.unsupported', { name: shown(file.name), kinds: sentence('members.files.kinds') }));
+		if (kind === 'unsupported')
+			throw new FileError(
+				'file_unsupported',
+				sentence('members.files.unsupported', { name: shown(file.name), kinds: sentence('members.files.kinds') }),
+			);
 		if (file.size > sizeCap(kind)) throw new FileError('file_too_large', tooLarge(shown(file.name), kind), 'declared size');
 	}
 }
 
-const tooLarge = (name: string, kind: Exclude<AttachmentKind, 'unsupported'>) => sentence('members.files.tooLarge', { name, maxMiB: sizeCap(kind) / MiB });
+const tooLarge = (name: string, kind: Exclude<AttachmentKind, 'unsupported'>) =>
+	sentence('members.files.tooLarge', { name, maxMiB: sizeCap(kind) / MiB });
 
 const FETCH_FAILURES: Record<Exclude<FetchFailure, 'too-large'>, { code: VeilErrorCode; answer: (name: string) => Sentence }> = {
 	'not-cdn': { code: 'file_not_cdn', answer: (name) => sentence('members.files.unavailable', { name }) },
@@ -103,7 +109,11 @@ export async function readAttachments(files: readonly AttachmentRef[], source: F
 	for (const file of files) {
 		const kind = attachmentKind(file.name, file.contentType ?? undefined) as Exclude<AttachmentKind, 'unsupported'>;
 		const name = shown(file.name);
-		const fetched = await fetchAttachment(file.url, { cdnBases: source.discordCdnBases, maxBytes: sizeCap(kind), timeoutMs: source.fileDownloadTimeoutMs });
+		const fetched = await fetchAttachment(file.url, {
+			cdnBases: source.discordCdnBases,
+			maxBytes: sizeCap(kind),
+			timeoutMs: source.fileDownloadTimeoutMs,
+		});
 		if (!fetched.ok) {
 			if (fetched.failure === 'too-large') throw new FileError('file_too_large', tooLarge(name, kind), 'while downloading');
 			const failure = FETCH_FAILURES[fetched.failure];
@@ -120,9 +130,11 @@ export async function readAttachments(files: readonly AttachmentRef[], source: F
 			text = decoded;
 		}
 		const characters = characterCount(text);
-		if (characters > FILE_LIMITS.fileMaxCharacters) throw new FileError('file_too_long', sentence('members.files.tooLong', { name, count: FILE_LIMITS.fileMaxCharacters }));
+		if (characters > FILE_LIMITS.fileMaxCharacters)
+			throw new FileError('file_too_long', sentence('members.files.tooLong', { name, count: FILE_LIMITS.fileMaxCharacters }));
 		total += characters;
-		if (total > FILE_LIMITS.askMaxCharacters) throw new FileError('files_too_long', sentence('members.files.tooLongTogether', { count: FILE_LIMITS.askMaxCharacters }));
+		if (total > FILE_LIMITS.askMaxCharacters)
+			throw new FileError('files_too_long', sentence('members.files.tooLongTogether', { count: FILE_LIMITS.askMaxCharacters }));
 		texts.push({ name: file.name, text });
 	}
 	return texts;

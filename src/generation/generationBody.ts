@@ -7,7 +7,10 @@ export type GenerationInput = string | Turn | readonly Turn[];
 /** A turn's parts: its text, then each file (fenced, or named only when it was not kept). */
 function partsOf(turn: Turn): Array<{ text: string }> {
 	if (!turn.files?.length) return [{ text: turn.text }];
-	return [{ text: turn.text }, ...turn.files.map((file) => ({ text: file.text === undefined ? notKept(file.name) : filePart(file.name, file.text) }))];
+	return [
+		{ text: turn.text },
+		...turn.files.map((file) => ({ text: file.text === undefined ? notKept(file.name) : filePart(file.name, file.text) })),
+	];
 }
 
 /** The part of a file a conversation could not keep: named, so the model knows one was there. */

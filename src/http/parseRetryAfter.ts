@@ -3,10 +3,7 @@
  * (`Wed, 21 Oct 2015 07:28:00 GMT`, measured from `now`; a date in the past means 0). `undefined` when the header
  * is absent or unreadable, so the caller picks its own default.
  */
-export function parseRetryAfterMs(
-	value: string | readonly string[] | null | undefined,
-	now: number = Date.now(),
-): number | undefined {
+export function parseRetryAfterMs(value: string | readonly string[] | null | undefined, now: number = Date.now()): number | undefined {
 	const header: unknown = Array.isArray(value) ? value[0] : value;
 	if (typeof header !== 'string') return undefined;
 	const trimmed = header.trim();

@@ -5,10 +5,7 @@ import type { Dispatcher } from 'undici';
  * body is destroyed (its connection with it), so an endless or enormous answer costs at most `maxBytes` of memory.
  * A `Content-Length` over the cap is refused before a byte is read.
  */
-export async function readBodyCapped(
-	response: Pick<Dispatcher.ResponseData, 'headers' | 'body'>,
-	maxBytes: number,
-): Promise<Buffer | undefined> {
+export async function readBodyCapped(response: Pick<Dispatcher.ResponseData, 'headers' | 'body'>, maxBytes: number): Promise<Buffer | undefined> {
 	const { body } = response;
 	const header = response.headers['content-length'];
 	const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;

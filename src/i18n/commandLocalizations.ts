@@ -3,7 +3,9 @@ import { catalogues, type CommandEntry } from './catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
 /** Every locale Discord is sent a localization for: the source is the command's own name and description. */
-export const LOCALIZED_LOCALES = SUPPORTED_LOCALES.filter((locale): locale is Exclude<SupportedLocale, typeof SOURCE_LOCALE> => locale !== SOURCE_LOCALE);
+export const LOCALIZED_LOCALES = SUPPORTED_LOCALES.filter(
+	(locale): locale is Exclude<SupportedLocale, typeof SOURCE_LOCALE> => locale !== SOURCE_LOCALE,
+);
 
 interface Localizable {
 	name: string;

@@ -1,7 +1,22 @@
 import type { Locale } from 'discord.js';
 
 /** The locales Veil has a catalogue for; en-US is the source, and what any other locale falls back to. */
-export const SUPPORTED_LOCALES = ['en-US', 'de', 'fr', 'es-ES', 'pt-BR', 'ja', 'ko', 'zh-CN', 'ru', 'pl', 'tr', 'uk', 'it', 'nl'] as const satisfies readonly `${Locale}`[];
+export const SUPPORTED_LOCALES = [
+	'en-US',
+	'de',
+	'fr',
+	'es-ES',
+	'pt-BR',
+	'ja',
+	'ko',
+	'zh-CN',
+	'ru',
+	'pl',
+	'tr',
+	'uk',
+	'it',
+	'nl',
+] as const satisfies readonly `${Locale}`[];
 
 export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 

@@ -41,7 +41,10 @@ const instance = i18next.createInstance();
 void instance.init({
 	initAsync: false,
 	resources: Object.fromEntries(
-		SUPPORTED_LOCALES.map((locale) => [locale, { translation: { members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} } }]),
+		SUPPORTED_LOCALES.map((locale) => [
+			locale,
+			{ translation: { members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} } },
+		]),
 	),
 	supportedLngs: [...SUPPORTED_LOCALES],
 	lng: SOURCE_LOCALE,

@@ -28,9 +28,7 @@ export function redactUrl(url: string | URL): string {
 	}
 	const entries = [...parsed.searchParams];
 	if (entries.some(([name]) => isSecretName(name))) {
-		parsed.search = new URLSearchParams(
-			entries.map(([name, value]): [string, string] => [name, isSecretName(name) ? REDACTED : value]),
-		).toString();
+		parsed.search = new URLSearchParams(entries.map(([name, value]): [string, string] => [name, isSecretName(name) ? REDACTED : value])).toString();
 		changed = true;
 	}
 	// OAuth implicit flows put tokens in the fragment (`#access_token=...`).
@@ -46,9 +44,7 @@ export function redactUrl(url: string | URL): string {
 }
 
 function redactPairs(text: string): string {
-	return text.replace(PAIR, (pair: string, lead: string, name: string) =>
-		isSecretName(name) ? `${lead}${name}=${REDACTED}` : pair,
-	);
+	return text.replace(PAIR, (pair: string, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : pair));
 }
 
 function isSecretName(name: string): boolean {

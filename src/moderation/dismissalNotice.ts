@@ -12,12 +12,18 @@ import { memberLocaleOf } from './releaseFlag.js';
  * `/settings notify dismissals:true`), with the moderator's reason if they gave one; never who dismissed it. Nothing
  * fails for it: returns the note the moderator reads when it could not be sent (their DMs closed), else undefined.
  */
-export async function tellMemberDismissed(flag: FlagRecord, deps: { client: Client; log: Logger; serverLocale: SupportedLocale }): Promise<Sentence | undefined> {
+export async function tellMemberDismissed(
+	flag: FlagRecord,
+	deps: { client: Client; log: Logger; serverLocale: SupportedLocale },
+): Promise<Sentence | undefined> {
 	const reason = flag.decision?.reason;
 	const locale = memberLocaleOf(flag, deps.serverLocale);
 	const notice =
-		flag.caseNumber === undefined ? t(locale, 'members.ask.dismissed.notice') : t(locale, 'members.ask.dismissed.noticeCase', { caseNumber: flag.caseNumber });
-	const content = reason === undefined ? notice : `${notice}\n${t(locale, 'members.ask.dismissed.reason', { reason: truncate(escapeMarkdown(reason), 500) })}`;
+		flag.caseNumber === undefined
+			? t(locale, 'members.ask.dismissed.notice')
+			: t(locale, 'members.ask.dismissed.noticeCase', { caseNumber: flag.caseNumber });
+	const content =
+		reason === undefined ? notice : `${notice}\n${t(locale, 'members.ask.dismissed.reason', { reason: truncate(escapeMarkdown(reason), 500) })}`;
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
 		await channel.send({ content, allowedMentions: NO_MENTIONS });

@@ -10,7 +10,10 @@ type Named = readonly NamedPermission[];
 export const VIEW_CHANNEL: NamedPermission = { flag: PermissionFlagsBits.ViewChannel, name: sentence('members.permissions.ViewChannel') };
 export const SEND_MESSAGES: NamedPermission = { flag: PermissionFlagsBits.SendMessages, name: sentence('members.permissions.SendMessages') };
 export const EMBED_LINKS: NamedPermission = { flag: PermissionFlagsBits.EmbedLinks, name: sentence('members.permissions.EmbedLinks') };
-const READ_MESSAGE_HISTORY: NamedPermission = { flag: PermissionFlagsBits.ReadMessageHistory, name: sentence('members.permissions.ReadMessageHistory') };
+const READ_MESSAGE_HISTORY: NamedPermission = {
+	flag: PermissionFlagsBits.ReadMessageHistory,
+	name: sentence('members.permissions.ReadMessageHistory'),
+};
 
 /**
  * What a moderator needs in the channel a flag was asked in to read, list or decide it: to see that channel, and

@@ -38,7 +38,10 @@ export class FlagIndex {
 	}
 
 	remove(guildId: string, entries: readonly FlagIndexEntry[]): Promise<void> {
-		return this.#atomic.indexRemove(indexKey(guildId), entries.map((entry) => toMember(entry).member));
+		return this.#atomic.indexRemove(
+			indexKey(guildId),
+			entries.map((entry) => toMember(entry).member),
+		);
 	}
 }
 

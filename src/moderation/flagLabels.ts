@@ -9,18 +9,27 @@ import type { FlagRecord } from './storedFlag.js';
  * The reasons beside the ratings, as moderators read them: the server's AutoMod rule that held it, a block reason, a
  * finish other than STOP or MAX_TOKENS.
  */
-export function describeStopReasons(flag: {
-	blockReason?: string | undefined;
-	finishReason?: string | undefined;
-	automod?: { ruleName: string; keyword: string } | undefined;
-}, locale: SupportedLocale): string[] {
+export function describeStopReasons(
+	flag: {
+		blockReason?: string | undefined;
+		finishReason?: string | undefined;
+		automod?: { ruleName: string; keyword: string } | undefined;
+	},
+	locale: SupportedLocale,
+): string[] {
 	const { blockReason, finishReason, automod } = flag;
 	return [
-		...(automod === undefined ? [] : [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
+		...(automod === undefined
+			? []
+			: [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
 		...(blockReason === undefined ? [] : [t(locale, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason, locale) })]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []
-			: [finishReason === undefined ? t(locale, 'members.ratings.finishReasonNone') : t(locale, 'members.ratings.finishReason', { label: upstreamLabel(finishReason, locale) })]),
+			: [
+					finishReason === undefined
+						? t(locale, 'members.ratings.finishReasonNone')
+						: t(locale, 'members.ratings.finishReason', { label: upstreamLabel(finishReason, locale) }),
+				]),
 	];
 }
 

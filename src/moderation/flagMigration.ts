@@ -37,8 +37,18 @@ export async function moveLegacyFlags(store: Store, atomic: AtomicStore, flags: 
 		const guildId = key.slice(INDEX_KEY_PREFIX.length);
 		const bare = (await atomic.indexRead(key, Number.NEGATIVE_INFINITY)).filter(({ member }) => !member.includes(':'));
 		if (bare.length === 0) continue;
-		await index.add(guildId, await withChannels(guildId, bare.map(({ member, score }) => [member, score] as const), flags));
-		await atomic.indexRemove(key, bare.map(({ member }) => member));
+		await index.add(
+			guildId,
+			await withChannels(
+				guildId,
+				bare.map(({ member, score }) => [member, score] as const),
+				flags,
+			),
+		);
+		await atomic.indexRemove(
+			key,
+			bare.map(({ member }) => member),
+		);
 		moved += bare.length;
 	}
 

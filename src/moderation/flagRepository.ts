@@ -170,13 +170,7 @@ export class FlagRepository {
 	 * flag. A claim whose reply never came (the store slow past its bound) may still land: it is given back at once
 	 * when the store answers again, or expires on its own, and never locks the flag for its retention.
 	 */
-	async decide(
-		guildId: string,
-		id: string,
-		request: DecisionRequest,
-		act?: (flag: FlagRecord) => Promise<void>,
-		now?: Date,
-	): Promise<DecideOutcome> {
+	async decide(guildId: string, id: string, request: DecisionRequest, act?: (flag: FlagRecord) => Promise<void>, now?: Date): Promise<DecideOutcome> {
 		const flag = await this.find(guildId, id);
 		if (!flag) return { kind: 'not-found' };
 		if (flag.decision) return { kind: 'already-decided', flag };
@@ -271,13 +265,19 @@ export class FlagRepository {
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));
 		const current = Math.min(Math.max(1, page), pageCount);
 		const slice = index.slice((current - 1) * pageSize, current * pageSize);
-		const raw = await this.#store.getMany('flags', slice.map(([id]) => `${guildId}:${id}`));
+		const raw = await this.#store.getMany(
+			'flags',
+			slice.map(([id]) => `${guildId}:${id}`),
+		);
 		const flags = raw
 			.map((value, at) => openFlag(value, guildId, slice[at]?.[0] ?? '', this.#keys))
 			.filter((flag): flag is FlagRecord => flag !== undefined);
 		if (flags.length < slice.length) {
 			const found = new Set(flags.map((flag) => flag.id));
-			await this.#index.remove(guildId, slice.filter(([id]) => !found.has(id)));
+			await this.#index.remove(
+				guildId,
+				slice.filter(([id]) => !found.has(id)),
+			);
 		}
 		return { flags, page: current, pageCount, total: index.length };
 	}

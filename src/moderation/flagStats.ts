@@ -54,7 +54,12 @@ export class FlagStats {
 
 	/** The last `days` UTC days (today included) of a server, from its counters. */
 	async summary(guildId: string, days: number, now = Date.now()): Promise<FlagStatsSummary> {
-		const names = ['held:all', ...HELD_REASONS.map((reason) => `held:${reason}`), ...DECISIONS.map((kind) => `decided:${kind}`), ...DECISION_BUCKETS_MS.map((_, i) => `took:${i}`)];
+		const names = [
+			'held:all',
+			...HELD_REASONS.map((reason) => `held:${reason}`),
+			...DECISIONS.map((kind) => `decided:${kind}`),
+			...DECISION_BUCKETS_MS.map((_, i) => `took:${i}`),
+		];
 		const dayKeys = Array.from({ length: days }, (_, n) => dayOf(now - n * DAY_MS));
 		const wanted = dayKeys.flatMap((day) => names.map((name) => ({ name, key: key(guildId, day, name) })));
 		// One read of every counter: at most 21 a day for the days asked, however many flags there are.

@@ -23,7 +23,10 @@ function reasonWords(reason: string, locale: SupportedLocale): string {
 }
 
 /** `/flagged stats`: held by reason, decisions, release rate and median time to a decision, for moderators alone. */
-export function flagStatsMessage(summary: FlagStatsSummary, locale: SupportedLocale): { content: string; embeds: EmbedBuilder[]; allowedMentions: typeof NO_MENTIONS } {
+export function flagStatsMessage(
+	summary: FlagStatsSummary,
+	locale: SupportedLocale,
+): { content: string; embeds: EmbedBuilder[]; allowedMentions: typeof NO_MENTIONS } {
 	if (summary.held === 0) return { content: t(locale, 'moderators.stats.none', { count: summary.days }), embeds: [], allowedMentions: NO_MENTIONS };
 	const { released, dismissed, reviewed } = summary.decided;
 	const decided = released + dismissed + reviewed;

@@ -65,7 +65,10 @@ export interface FlagMessage {
 /** `pending`, or who decided what and when, e.g. `released by <@1> <t:…:R>`; mentions render and never ping in embeds. */
 export function flagStatus(flag: FlagRecord, locale: SupportedLocale): string {
 	if (!flag.decision) return t(locale, 'moderators.status.pending');
-	return t(locale, `moderators.status.${flag.decision.kind}`, { userId: flag.decision.by, when: time(new Date(flag.decision.at), TimestampStyles.RelativeTime) });
+	return t(locale, `moderators.status.${flag.decision.kind}`, {
+		userId: flag.decision.by,
+		when: time(new Date(flag.decision.at), TimestampStyles.RelativeTime),
+	});
 }
 
 /** `**#12** · `, the case number a list line starts with; nothing for a flag from before cases were numbered. */
@@ -127,7 +130,11 @@ export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, locale: Supp
 	const link = noticeLink(flag);
 	const reasons = describeStopReasons(flag, locale);
 	const embed = new EmbedBuilder()
-		.setTitle(flag.caseNumber === undefined ? t(locale, 'moderators.viewTitle', { id: flag.id }) : t(locale, 'moderators.viewTitleCase', { caseNumber: flag.caseNumber, id: flag.id }))
+		.setTitle(
+			flag.caseNumber === undefined
+				? t(locale, 'moderators.viewTitle', { id: flag.id })
+				: t(locale, 'moderators.viewTitleCase', { caseNumber: flag.caseNumber, id: flag.id }),
+		)
 		.setColor(STATUS_COLOR[status])
 		.addFields(
 			{ name: t(locale, 'moderators.fields.member'), value: `<@${flag.userId}>`, inline: true },
@@ -135,12 +142,21 @@ export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, locale: Supp
 			{ name: t(locale, 'moderators.fields.when'), value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
 			{ name: t(locale, 'moderators.fields.status'), value: flagStatus(flag, locale) },
 			...(flag.decision?.reason ? [{ name: t(locale, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
-			{ name: t(locale, 'moderators.fields.ratings'), value: truncate(describeRatings(flaggedRatings(flag.ratings), locale).join('\n') || t(locale, 'moderators.ratingsMissing'), 600) },
+			{
+				name: t(locale, 'moderators.fields.ratings'),
+				value: truncate(describeRatings(flaggedRatings(flag.ratings), locale).join('\n') || t(locale, 'moderators.ratingsMissing'), 600),
+			},
 			...(reasons.length > 0 ? [{ name: t(locale, 'moderators.fields.also'), value: truncate(reasons.join('\n'), 300) }] : []),
-			{ name: t(locale, 'moderators.fields.hiddenReply'), value: t(locale, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }) },
+			{
+				name: t(locale, 'moderators.fields.hiddenReply'),
+				value: t(locale, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }),
+			},
 			{
 				name: t(locale, 'moderators.fields.keptUntil'),
-				value: t(locale, 'moderators.keptUntilValue', { when: time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime), model: truncate(flag.model, 100) }),
+				value: t(locale, 'moderators.keptUntilValue', {
+					when: time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime),
+					model: truncate(flag.model, 100),
+				}),
 			},
 		);
 	const files: AttachmentBuilder[] = [];
@@ -161,7 +177,10 @@ export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, locale: Supp
 		// The files' text goes with the prompt, in full, as it went upstream; their names show in the embed.
 		const sentFiles = flag.files ?? [];
 		if (sentFiles.length > 0) {
-			embed.addFields({ name: t(locale, 'moderators.filesField'), value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000) });
+			embed.addFields({
+				name: t(locale, 'moderators.filesField'),
+				value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000),
+			});
 		}
 		if (prompt.cut || sentFiles.length > 0) {
 			const whole = [flag.prompt, ...sentFiles.map((file) => filePart(file.name, file.text))].join('\n\n');
@@ -174,7 +193,9 @@ export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, locale: Supp
 				: files.length > 0
 					? `\n-# ${t(locale, 'moderators.filesAttached', { fileName: PROMPT_ATTACHMENT_NAME })}`
 					: '';
-		embed.setDescription(`${t(locale, 'moderators.promptHeading')}\n${prompt.block}\n${t(locale, 'moderators.replyHeading')}\n${text.block}${attached}`);
+		embed.setDescription(
+			`${t(locale, 'moderators.promptHeading')}\n${prompt.block}\n${t(locale, 'moderators.replyHeading')}\n${text.block}${attached}`,
+		);
 	}
 	return message(note, [embed], status === 'pending' ? [decisionButtons(ids, flag.id, locale)] : [], files);
 }
@@ -193,11 +214,7 @@ function decisionButtons(ids: FlagViewIds, flagId: string, locale: SupportedLoca
 }
 
 function pageButton(id: FlagViewIds['page'], label: string, page: number, moderatorId: string, disabled: boolean): ButtonBuilder {
-	return new ButtonBuilder()
-		.setCustomId(id.build(page, moderatorId))
-		.setLabel(label)
-		.setStyle(ButtonStyle.Secondary)
-		.setDisabled(disabled);
+	return new ButtonBuilder().setCustomId(id.build(page, moderatorId)).setLabel(label).setStyle(ButtonStyle.Secondary).setDisabled(disabled);
 }
 
 /**

@@ -42,7 +42,11 @@ export function flagEmbed(flag: FlagRecord, locale: SupportedLocale): EmbedBuild
 	const flagged = describeRatings(flaggedRatings(flag.ratings), locale);
 	const reasons = describeStopReasons(flag, locale);
 	return new EmbedBuilder()
-		.setTitle(flag.caseNumber === undefined ? t(locale, 'moderators.modlog.title') : t(locale, 'moderators.modlog.titleCase', { caseNumber: flag.caseNumber }))
+		.setTitle(
+			flag.caseNumber === undefined
+				? t(locale, 'moderators.modlog.title')
+				: t(locale, 'moderators.modlog.titleCase', { caseNumber: flag.caseNumber }),
+		)
 		.setColor(STATUS_COLOR[flag.decision?.kind ?? 'pending'])
 		.addFields(
 			{ name: t(locale, 'moderators.fields.member'), value: `<@${flag.userId}>`, inline: true },
@@ -98,7 +102,11 @@ export async function postFlagToModlog(flag: FlagRecord, deps: ModlogDeps): Prom
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new ChannelNotSendable(sentence('moderators.sendFailure.modlogNotSendable'));
-		const posted = await channel.send({ embeds: [flagEmbed(flag, locale)], components: [viewReplyButton(deps.viewId, flag.id, locale)], allowedMentions: NO_MENTIONS });
+		const posted = await channel.send({
+			embeds: [flagEmbed(flag, locale)],
+			components: [viewReplyButton(deps.viewId, flag.id, locale)],
+			allowedMentions: NO_MENTIONS,
+		});
 		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
 		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
 			deps.log.warn({ err: error, flagId: flag.id }, 'could not remember the mod-log post; a decision will not update it');
@@ -132,7 +140,11 @@ export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Prom
 		const channel = await deps.client.channels.fetch(post.channelId, FETCH_TO_SEND);
 		if (!channel?.isTextBased()) return;
 		const locale = await serverLocaleOf(flag.guildId, deps.guildLocale, deps);
-		await channel.messages.edit(post.messageId, { embeds: [flagEmbed(flag, locale)], components: [viewReplyButton(deps.viewId, flag.id, locale)], allowedMentions: NO_MENTIONS });
+		await channel.messages.edit(post.messageId, {
+			embeds: [flagEmbed(flag, locale)],
+			components: [viewReplyButton(deps.viewId, flag.id, locale)],
+			allowedMentions: NO_MENTIONS,
+		});
 	} catch (error) {
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');
 	}

@@ -42,7 +42,8 @@ export function memberLocaleOf(flag: FlagRecord, serverLocale: SupportedLocale):
  * happened; a later part that fails is logged and counted, not retried, so a second press never sends it twice.
  */
 export async function postRelease(flag: FlagRecord, deps: ReleaseDeps): Promise<ReleaseResult> {
-	if (flag.text === null) throw new VeilError({ code: 'release_erased', message: `flag ${flag.id} has no text`, answer: sentence('moderators.releaseErased') });
+	if (flag.text === null)
+		throw new VeilError({ code: 'release_erased', message: `flag ${flag.id} has no text`, answer: sentence('moderators.releaseErased') });
 	return askedPrivately(flag) ? releasePrivately(flag, flag.text, deps) : releaseInChannel(flag, flag.text, deps);
 }
 
@@ -56,7 +57,12 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 			answer: sentence('moderators.releaseFailed', { channelId: flag.channelId, reason: sentence('moderators.veilLacks', { missing }) }),
 		});
 	}
-	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', deps.serverLocale, replying ? t(deps.serverLocale, 'moderators.releasedHeader') : t(deps.serverLocale, 'moderators.releasedHeaderFor', { userId: flag.userId }));
+	const parts = answerMessages(
+		text,
+		flag.finishReason === 'MAX_TOKENS',
+		deps.serverLocale,
+		replying ? t(deps.serverLocale, 'moderators.releasedHeader') : t(deps.serverLocale, 'moderators.releasedHeaderFor', { userId: flag.userId }),
+	);
 	const reply = flag.noticeMessageId ? { reply: { messageReference: flag.noticeMessageId, failIfNotExists: false } } : {};
 	try {
 		const channel = await deps.client.channels.fetch(flag.channelId, FETCH_TO_SEND);
@@ -76,7 +82,9 @@ async function releaseInChannel(flag: FlagRecord, text: string, deps: ReleaseDep
 
 async function releasePrivately(flag: FlagRecord, text: string, deps: ReleaseDeps): Promise<ReleaseResult> {
 	const locale = memberLocaleOf(flag, deps.serverLocale);
-	const header = flag.outside ? t(locale, 'moderators.releasedOutsideHeader') : t(locale, 'moderators.releasedPrivatelyHeader', { channelId: flag.channelId });
+	const header = flag.outside
+		? t(locale, 'moderators.releasedOutsideHeader')
+		: t(locale, 'moderators.releasedPrivatelyHeader', { channelId: flag.channelId });
 	const parts = answerMessages(text, flag.finishReason === 'MAX_TOKENS', locale, header);
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);

@@ -43,7 +43,13 @@ function applyPending(): void {
 	pendingGenerations.length = 0;
 }
 
-const asks = new Counter({ name: 'veil_asks_total', help: 'Asks answered, by outcome.', labelNames: ['outcome'], registers: [registry], collect: applyPending });
+const asks = new Counter({
+	name: 'veil_asks_total',
+	help: 'Asks answered, by outcome.',
+	labelNames: ['outcome'],
+	registers: [registry],
+	collect: applyPending,
+});
 const links = new Counter({ name: 'veil_links_total', help: '/link submits, by outcome.', labelNames: ['outcome'], registers: [registry] });
 // Every outcome is exported from the start, at 0, so a rate over it is defined before the first of its kind.
 for (const outcome of ASK_OUTCOMES) asks.inc({ outcome }, 0);

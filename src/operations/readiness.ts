@@ -36,7 +36,13 @@ async function answersWithin(probe: () => Promise<unknown>, timeoutMs: number): 
 		timer = setTimeout(() => resolve(false), timeoutMs);
 	});
 	try {
-		return await Promise.race([probe().then(() => true, () => false), late]);
+		return await Promise.race([
+			probe().then(
+				() => true,
+				() => false,
+			),
+			late,
+		]);
 	} finally {
 		clearTimeout(timer);
 	}
@@ -46,7 +52,11 @@ async function answersWithin(probe: () => Promise<unknown>, timeoutMs: number): 
  * `read`, asked at most once per `maxAgeMs` however often the answer is wanted: callers while a read is under way
  * share it, and callers soon after reuse its answer, so a flood of probes costs the store one read a second.
  */
-export function recentReadiness(read: () => Promise<Readiness>, maxAgeMs = READINESS_MAX_AGE_MS, now: () => number = Date.now): () => Promise<Readiness> {
+export function recentReadiness(
+	read: () => Promise<Readiness>,
+	maxAgeMs = READINESS_MAX_AGE_MS,
+	now: () => number = Date.now,
+): () => Promise<Readiness> {
 	let last: { startedAt: number; answer: Promise<Readiness>; settled: boolean } | undefined;
 	return () => {
 		if (last && (!last.settled || now() - last.startedAt < maxAgeMs)) return last.answer;

@@ -8,7 +8,6 @@ import { t } from '../i18n/translate.js';
 const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
 
-
 export interface OutgoingMessage {
 	content: string;
 	files?: AttachmentBuilder[];

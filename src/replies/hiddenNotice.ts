@@ -20,7 +20,8 @@ const REASON_TEXT: Partial<Record<HideReason, ReasonText>> = {
 	'category-missing': plainReason('members.ask.hiddenReasons.category-missing'),
 	'category-duplicated': plainReason('members.ask.hiddenReasons.category-duplicated'),
 	'unknown-category': plainReason('members.ask.hiddenReasons.unknown-category'),
-	'block-reason': (verdict, locale) => t(locale, 'members.ask.hiddenReasons.block-reason', { label: upstreamLabel(verdict.blockReason ?? '', locale) }),
+	'block-reason': (verdict, locale) =>
+		t(locale, 'members.ask.hiddenReasons.block-reason', { label: upstreamLabel(verdict.blockReason ?? '', locale) }),
 	'finish-reason': (verdict, locale) =>
 		verdict.finishReason === undefined
 			? t(locale, 'members.ask.hiddenReasons.finish-reason-none')

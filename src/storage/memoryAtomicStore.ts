@@ -27,10 +27,12 @@ export class MemoryAtomicStore implements AtomicStore {
 	}
 
 	async readPrefixed(prefix: string): Promise<Array<{ key: string; value: string }>> {
-		return [...this.#values.keys()].filter((key) => key.startsWith(prefix)).flatMap((key) => {
-			const value = this.#value(key);
-			return value === undefined ? [] : [{ key, value }];
-		});
+		return [...this.#values.keys()]
+			.filter((key) => key.startsWith(prefix))
+			.flatMap((key) => {
+				const value = this.#value(key);
+				return value === undefined ? [] : [{ key, value }];
+			});
 	}
 
 	async compareAndSet(key: string, expected: string | undefined, next: string): Promise<boolean> {
@@ -42,7 +44,10 @@ export class MemoryAtomicStore implements AtomicStore {
 	async indexAdd(key: string, entries: readonly IndexEntry[], bounds: IndexBounds): Promise<void> {
 		const index = this.#live(key) ?? new Map<string, number>();
 		for (const { member, score } of entries) index.set(member, score);
-		const kept = [...index].filter(([, score]) => score > bounds.minScore).sort(([, a], [, b]) => b - a).slice(0, bounds.limit);
+		const kept = [...index]
+			.filter(([, score]) => score > bounds.minScore)
+			.sort(([, a], [, b]) => b - a)
+			.slice(0, bounds.limit);
 		this.#indexes.set(key, { entries: new Map(kept), expires: Date.now() + bounds.ttlMs });
 	}
 

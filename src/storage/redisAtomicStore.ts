@@ -76,7 +76,10 @@ export class RedisAtomicStore implements AtomicStore {
 		const name = this.#key(key);
 		await this.#client
 			.multi()
-			.zAdd(name, entries.map(({ member, score }) => ({ value: member, score })))
+			.zAdd(
+				name,
+				entries.map(({ member, score }) => ({ value: member, score })),
+			)
 			.zRemRangeByScore(name, '-inf', bounds.minScore)
 			.zRemRangeByRank(name, 0, -(bounds.limit + 1))
 			.pExpire(name, Math.max(1, Math.ceil(bounds.ttlMs)))

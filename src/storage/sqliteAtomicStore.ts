@@ -67,7 +67,9 @@ export class SqliteAtomicStore implements AtomicStore {
 
 	async indexKeys(prefix: string): Promise<string[]> {
 		const name = this.#key(prefix);
-		const rows = (await this.#query('SELECT DISTINCT key FROM veil_index WHERE substr(key, 1, ?) = ? ORDER BY key', name.length, name)) as Array<{ key: string }>;
+		const rows = (await this.#query('SELECT DISTINCT key FROM veil_index WHERE substr(key, 1, ?) = ? ORDER BY key', name.length, name)) as Array<{
+			key: string;
+		}>;
 		return rows.map(({ key }) => key.slice(this.#prefix.length));
 	}
 
@@ -101,7 +103,11 @@ export class SqliteAtomicStore implements AtomicStore {
 	}
 
 	async readCounts(keys: readonly string[]): Promise<number[]> {
-		return sqliteReadCounts(this.#query, keys.map((key) => this.#key(key)), Date.now());
+		return sqliteReadCounts(
+			this.#query,
+			keys.map((key) => this.#key(key)),
+			Date.now(),
+		);
 	}
 
 	sweepExpired(now?: number): Promise<number> {
@@ -135,7 +141,11 @@ export class SqliteAtomicStore implements AtomicStore {
 	}
 
 	async #read(key: string): Promise<string | undefined> {
-		const rows = (await this.#query('SELECT value FROM veil_values WHERE key = ? AND (expires IS NULL OR expires > ?)', this.#key(key), Date.now())) as Array<{
+		const rows = (await this.#query(
+			'SELECT value FROM veil_values WHERE key = ? AND (expires IS NULL OR expires > ?)',
+			this.#key(key),
+			Date.now(),
+		)) as Array<{
 			value: string;
 		}>;
 		return rows[0]?.value;
@@ -188,7 +198,11 @@ export class SqliteAtomicStore implements AtomicStore {
 	}
 
 	async #indexRead(key: string, minScore: number): Promise<IndexEntry[]> {
-		const rows = (await this.#query('SELECT member, score FROM veil_index WHERE key = ? AND score > ? ORDER BY score DESC', this.#key(key), minScore)) as Array<{
+		const rows = (await this.#query(
+			'SELECT member, score FROM veil_index WHERE key = ? AND score > ? ORDER BY score DESC',
+			this.#key(key),
+			minScore,
+		)) as Array<{
 			member: string;
 			score: number;
 		}>;
@@ -208,8 +222,7 @@ export class SqliteAtomicStore implements AtomicStore {
 	}
 
 	/** The connection is the process's, closed with the store as a whole. */
-	async close(): Promise<void> {
-	}
+	async close(): Promise<void> {}
 
 	#key(key: string): string {
 		return `${this.#prefix}${key}`;

@@ -61,7 +61,9 @@ export class Store {
 	/** Stores each value, each forgotten after its own `ttlMs` when it has one: one statement on SQLite, one transaction on Redis. */
 	async setMany(area: StoreArea, entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttlMs?: number }>): Promise<void> {
 		if (entries.length === 0) return;
-		const results = await this.#bound.write(`set many ${area}`, () => this.#keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key: `${area}:${key}`, value, ttl: ttlMs }))));
+		const results = await this.#bound.write(`set many ${area}`, () =>
+			this.#keyv.setMany(entries.map(({ key, value, ttlMs }) => ({ key: `${area}:${key}`, value, ttl: ttlMs }))),
+		);
 		// Redis's adapter answers nothing: its transaction either ran or threw.
 		if (Array.isArray(results) && results.some((ok) => ok === false)) throw new StoreError(`store refused set many ${area}`);
 	}
@@ -86,7 +88,10 @@ export class Store {
 		let raw: Array<[string, string]> = [];
 		if (backend.kind === 'sqlite') {
 			// A range of the primary key: ';' is the character after ':'.
-			const rows = (await backend.query('SELECT key, value FROM keyv WHERE key >= ? AND key < ?', prefix, `${prefix.slice(0, -1)};`)) as Array<{ key: string; value: string }>;
+			const rows = (await backend.query('SELECT key, value FROM keyv WHERE key >= ? AND key < ?', prefix, `${prefix.slice(0, -1)};`)) as Array<{
+				key: string;
+				value: string;
+			}>;
 			raw = rows.map(({ key, value }) => [key.slice(prefix.length), value]);
 		} else if (backend.kind === 'redis') {
 			// @keyv/redis puts its namespace and '::' before keyv's own prefix.
@@ -120,7 +125,6 @@ export class Store {
 		return this.#backend.close();
 	}
 }
-
 
 /** keyv's stored form: `{ value, expires }` as JSON. */
 function parseStored(text: string): { value: unknown; expires?: number } | undefined {

@@ -93,7 +93,9 @@ describe('the circuit breaker', () => {
 		const followUpId = JSON.stringify(answered.original?.components).match(/ask:followup:[^"]+/)?.[0] as string;
 		const press = await harness().discord.button({ customId: followUpId, message: answered.original, user: member }).waitForAnswer();
 		const before = generationCount(harness());
-		const submit = await harness().discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: 'more' }, user: member }).waitForAnswer();
+		const submit = await harness()
+			.discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: 'more' }, user: member })
+			.waitForAnswer();
 		expect(submit.ephemeral).toBe(true);
 		expect(submit.original?.content).toBe(DOWN);
 		expect(generationCount(harness())).toBe(before);

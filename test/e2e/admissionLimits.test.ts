@@ -53,7 +53,9 @@ describe('the daily limit', () => {
 		expect(shownBefore.ephemeral).toBe(true);
 		expect(shownBefore.original?.content).toMatch(/^Daily limit: \*\*none\*\*/);
 
-		const set = await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 3 }]);
+		const set = await runSubcommand(harness(), admin, 'settings', 'limits', [
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 3 },
+		]);
 		expect(set.ephemeral).toBe(true);
 		expect(set.original?.content).toMatch(/^✅ Daily limit: \*\*3 questions\*\* per member a day/);
 		expect((await runSubcommand(harness(), admin, 'settings', 'limits')).original?.content).toMatch(/^Daily limit: \*\*3 questions\*\*/);
@@ -69,7 +71,9 @@ describe('the daily limit', () => {
 		expect(refused.original?.content).toMatch(/Manage Server/);
 		expect((await harness().bot.context.settings.get(guild.id)).asksPerDay).toBe(3);
 
-		const off = await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 0 }]);
+		const off = await runSubcommand(harness(), admin, 'settings', 'limits', [
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 0 },
+		]);
 		expect(off.original?.content).toMatch(/^✅ Daily limit: \*\*off\*\*/);
 		expect((await harness().bot.context.settings.get(guild.id)).asksPerDay).toBeUndefined();
 	});

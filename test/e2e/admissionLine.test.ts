@@ -21,12 +21,14 @@ beforeAll(async () => {
 	for (const member of members) await harness().linkMember(member.id);
 });
 beforeEach(() => {
-	harness().upstream.setDefaultGeneration((request) => ({ json: safeResponse(`Answer to: ${(request.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text}`) }));
+	harness().upstream.setDefaultGeneration((request) => ({
+		json: safeResponse(`Answer to: ${(request.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text}`),
+	}));
 });
 
 describe('the line', () => {
 	it('runs ASK_CONCURRENCY at once, tells those waiting how many are ahead, turns one away past ASK_QUEUE_MAX, and answers the rest in order', async () => {
-		const [a, b, c, d] = members as [typeof members[0], typeof members[0], typeof members[0], typeof members[0]];
+		const [a, b, c, d] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0], (typeof members)[0]];
 		const upstream = door();
 		harness().upstream.scriptGeneration({ json: safeResponse('Answer to: a'), until: upstream.closed });
 		const before = generationCount(harness());
@@ -55,15 +57,23 @@ describe('the line', () => {
 		upstream.open();
 		const answers = await Promise.all([running, second, third].map((handle) => waitForFinalAnswer(handle)));
 		expect(answers.map((s) => s.original?.content)).toEqual(['Answer to: a', 'Answer to: b', 'Answer to: c']);
-		const calls = harness().upstream.requests.filter((r) => r.endpoint === 'generate').slice(-3);
-		expect(calls.map((r) => (r.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text)).toEqual(['a', 'b', 'c']);
+		const calls = harness()
+			.upstream.requests.filter((r) => r.endpoint === 'generate')
+			.slice(-3);
+		expect(calls.map((r) => (r.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text)).toEqual([
+			'a',
+			'b',
+			'c',
+		]);
 		expect(generationCount(harness())).toBe(before + 3);
 		expect(await metric('veil_ask_queue_length')).toBe(0);
 		expect(await metric('veil_asks_in_flight')).toBe(0);
 
 		// The one that did not wait heard nothing of a line; each that waited heard only its own news, then its answer.
 		expect(editsOf(harness(), running)).toEqual(['Answer to: a']);
-		expect(editsOf(harness(), second).filter((text) => WAITING.test(text))).toEqual(['Veil is busy: yours is next in line. Your answer will appear here.']);
+		expect(editsOf(harness(), second).filter((text) => WAITING.test(text))).toEqual([
+			'Veil is busy: yours is next in line. Your answer will appear here.',
+		]);
 		const thirdNews = editsOf(harness(), third).filter((text) => WAITING.test(text));
 		expect(thirdNews[0]).toBe('Veil is busy: 1 ask is ahead of yours. Your answer will appear here.');
 		expect(thirdNews.length).toBeLessThanOrEqual(2);
@@ -71,10 +81,13 @@ describe('the line', () => {
 	});
 
 	it('moves a waiting ask up as the line moves, editing its message again after 2 s at most', async () => {
-		const [a, b, c] = members as [typeof members[0], typeof members[0], typeof members[0]];
+		const [a, b, c] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0]];
 		const first = door();
 		const second = door();
-		harness().upstream.scriptGeneration({ json: safeResponse('Answer to: a'), until: first.closed }, { json: safeResponse('Answer to: b'), until: second.closed });
+		harness().upstream.scriptGeneration(
+			{ json: safeResponse('Answer to: a'), until: first.closed },
+			{ json: safeResponse('Answer to: b'), until: second.closed },
+		);
 		const running = askAs(harness(), a, 'a');
 		await harness().upstream.waitForRequests(harness().upstream.requests.length + 1);
 		const next = askAs(harness(), b, 'b');
@@ -96,7 +109,7 @@ describe('the line', () => {
 	});
 
 	it("refuses a member's second ask while the first is still running, at once and only to them, asking nothing upstream", async () => {
-		const [a] = members as [typeof members[0]];
+		const [a] = members as [(typeof members)[0]];
 		const upstream = door();
 		harness().upstream.scriptGeneration({ json: safeResponse('Answer to: slow'), until: upstream.closed });
 		const first = askAs(harness(), a, 'slow');
@@ -114,7 +127,7 @@ describe('the line', () => {
 	});
 
 	it('a member waiting in line is the one ask too: their follow-up while they wait is refused', async () => {
-		const [a, b] = members as [typeof members[0], typeof members[0]];
+		const [a, b] = members as [(typeof members)[0], (typeof members)[0]];
 		const answered = await waitForFinalAnswer(askAs(harness(), b, 'to follow up'));
 		const upstream = door();
 		harness().upstream.scriptGeneration({ json: safeResponse('Answer to: hold'), until: upstream.closed });
@@ -125,7 +138,9 @@ describe('the line', () => {
 		const followUpId = JSON.stringify(answered.original?.components).match(/ask:followup:[^"]+/)?.[0] as string;
 		const press = await harness().discord.button({ customId: followUpId, message: answered.original, user: b }).waitForAnswer();
 		const before = generationCount(harness());
-		const submit = await harness().discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: 'more' }, user: b }).waitForAnswer();
+		const submit = await harness()
+			.discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: 'more' }, user: b })
+			.waitForAnswer();
 		expect(submit.ephemeral).toBe(true);
 		expect(submit.original?.content).toMatch(/still answering your last question/);
 		expect(generationCount(harness())).toBe(before);

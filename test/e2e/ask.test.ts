@@ -12,7 +12,9 @@ beforeAll(async () => {
 	await harness().linkMember(member.id);
 });
 beforeEach(() => {
-	harness().upstream.setDefaultGeneration((request) => ({ json: safeResponse(`Answer to: ${(request.json as Prompt).contents[0]?.parts[0]?.text}`) }));
+	harness().upstream.setDefaultGeneration((request) => ({
+		json: safeResponse(`Answer to: ${(request.json as Prompt).contents[0]?.parts[0]?.text}`),
+	}));
 });
 
 interface Prompt {
@@ -20,7 +22,9 @@ interface Prompt {
 }
 
 function ask(prompt: string, options: { private?: boolean; user?: typeof member } = {}) {
-	const raw: Array<{ type: number; name: string; value: string | boolean }> = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }];
+	const raw: Array<{ type: number; name: string; value: string | boolean }> = [
+		{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt },
+	];
 	if (options.private !== undefined) raw.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: options.private });
 	return harness().discord.slashCommand({ name: 'ask', options: raw, user: options.user ?? member });
 }
@@ -90,10 +94,15 @@ describe('/ask shows a safe answer', () => {
 			expect(message.allowed_mentions).toEqual({ parse: [] });
 			expect(message.flags & MessageFlags.Ephemeral).toBe(0);
 		}
-		expect(messages.map((m) => m.content).join(' ').replace(/\s+/g, ' ')).toBe(text.replace(/\s+/g, ' '));
+		expect(
+			messages
+				.map((m) => m.content)
+				.join(' ')
+				.replace(/\s+/g, ' '),
+		).toBe(text.replace(/\s+/g, ' '));
 	});
 
-	it('sends more than four messages\' worth as the first part plus reply.md with the whole text', async () => {
+	it("sends more than four messages' worth as the first part plus reply.md with the whole text", async () => {
 		const text = Array.from({ length: 60 }, (_, i) => `Line ${i} ${'lorem ipsum '.repeat(15)}`).join('\n');
 		const state = await askAndWait('a book', { json: safeResponse(text) });
 		expect(state.followUps.filter((m) => m.id !== state.original?.id)).toHaveLength(0);
@@ -117,12 +126,28 @@ describe('/ask shows a safe answer', () => {
 describe('/ask hides what the ratings do not clear', () => {
 	const text = 'THE-HIDDEN-TEXT-CANARY';
 	const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-		['a reply rating above NEGLIGIBLE', generationResponse({ text, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }), /Harassment: MEDIUM \(reply\)/],
-		['a prompt rating above NEGLIGIBLE', generationResponse({ text, promptRatings: ratingsWith({ HARM_CATEGORY_HATE_SPEECH: 'LOW' }) }), /Hate speech: LOW \(prompt\)/],
-		['a blocked rating', generationResponse({ text, candidateRatings: ratingsWith().map((r, i) => (i === 0 ? { ...r, blocked: true } : r)) }), /blocked/],
+		[
+			'a reply rating above NEGLIGIBLE',
+			generationResponse({ text, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
+			/Harassment: MEDIUM \(reply\)/,
+		],
+		[
+			'a prompt rating above NEGLIGIBLE',
+			generationResponse({ text, promptRatings: ratingsWith({ HARM_CATEGORY_HATE_SPEECH: 'LOW' }) }),
+			/Hate speech: LOW \(prompt\)/,
+		],
+		[
+			'a blocked rating',
+			generationResponse({ text, candidateRatings: ratingsWith().map((r, i) => (i === 0 ? { ...r, blocked: true } : r)) }),
+			/blocked/,
+		],
 		['a block reason', generationResponse({ text, blockReason: 'SAFETY' }), /blocked the prompt \(SAFETY\)/],
 		['a SAFETY finish reason', generationResponse({ text, finishReason: 'SAFETY' }), /stopped early \(SAFETY\)/],
-		['an unknown probability', generationResponse({ text, candidateRatings: ratingsWith({ HARM_CATEGORY_DANGEROUS_CONTENT: 'SOMEWHAT' }) }), /Dangerous content: SOMEWHAT/],
+		[
+			'an unknown probability',
+			generationResponse({ text, candidateRatings: ratingsWith({ HARM_CATEGORY_DANGEROUS_CONTENT: 'SOMEWHAT' }) }),
+			/Dangerous content: SOMEWHAT/,
+		],
 		['a missing category', generationResponse({ text, candidateRatings: ratingsWith().slice(1) }), /not rated/],
 		['missing prompt ratings', generationResponse({ text, promptRatings: null as never }), /ratings of the prompt were missing/],
 	];

@@ -92,7 +92,13 @@ describe('a member Veil has seen linked, who has unlinked since', () => {
 		await harness().linkMember(member.id);
 		expect((await ask(harness(), member, 'seen linked').waitForAnswer()).original?.content).toBe('Answer to: seen linked');
 		// The interaction is gone by the time the deferral arrives (and so for the error answer after it).
-		discord.injectRestFailure({ method: 'POST', pathIncludes: '/callback', status: 404, body: { message: 'Unknown interaction', code: 10062 }, times: 2 });
+		discord.injectRestFailure({
+			method: 'POST',
+			pathIncludes: '/callback',
+			status: 404,
+			body: { message: 'Unknown interaction', code: 10062 },
+			times: 2,
+		});
 		const since = discord.requests.length;
 		const lost = ask(harness(), member, 'too late');
 		const refusals = () => discord.requests.slice(since).filter((request) => request.path.includes(`/${lost.id}/`) && request.status === 404);
@@ -116,7 +122,12 @@ describe('a member Veil has seen linked, in a server whose daily limit another p
 		});
 		const generations = harness().upstream.requests.length;
 
-		const handle = harness().discord.slashCommand({ name: 'ask', user: member.user, guildId: guild.id, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'one too many' }] });
+		const handle = harness().discord.slashCommand({
+			name: 'ask',
+			user: member.user,
+			guildId: guild.id,
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'one too many' }],
+		});
 		const state = await handle.waitFor((current) => current.followUps.length > 0);
 		expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
 		const notice = state.followUps.at(-1);

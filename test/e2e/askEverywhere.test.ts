@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import { isAnswered, makeUser, type ChannelModel, type InteractionHandle, type EmulatorMessage, type GuildModel, type InteractionOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
+import {
+	isAnswered,
+	makeUser,
+	type ChannelModel,
+	type InteractionHandle,
+	type EmulatorMessage,
+	type GuildModel,
+	type InteractionOptions,
+	type InteractionState,
+} from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { followUpAnswer } from '../support/conversations.js';
 import { ADMIN_PERMISSIONS, runSubcommand } from '../support/moderation.js';
@@ -49,7 +58,9 @@ function finalAnswer(handle: InteractionHandle): Promise<InteractionState> {
 /** Every message of this interaction anyone but the member could see: not ephemeral, not deleted. */
 function publicMessages(state: InteractionState): EmulatorMessage[] {
 	const all = [state.original, ...state.followUps].filter((message): message is EmulatorMessage => message !== undefined);
-	return [...new Map(all.map((message) => [message.id, message])).values()].filter((message) => !message.deleted && (message.flags & MessageFlags.Ephemeral) === 0);
+	return [...new Map(all.map((message) => [message.id, message])).values()].filter(
+		(message) => !message.deleted && (message.flags & MessageFlags.Ephemeral) === 0,
+	);
 }
 
 /** The guild and channel routes the bot called since request number `from`. */
@@ -133,7 +144,7 @@ describe('/ask wherever the member is', () => {
 });
 
 describe("a member's own install inside a server with Veil", () => {
-	it("is moderated and limited by that server: its daily limit, its flags, its public notice", async () => {
+	it('is moderated and limited by that server: its daily limit, its flags, its public notice', async () => {
 		const guild = harness().discord.addGuild({ name: 'Veil home' });
 		const admin = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 }]);
@@ -153,14 +164,17 @@ describe("a member's own install inside a server with Veil", () => {
 
 describe('Ask Veil on any message', () => {
 	async function askVeil(target: EmulatorMessage, question: string, where: InteractionOptions = {}) {
-		const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user: member, ...where }).waitForAnswer();
+		const picked = await harness()
+			.discord.messageCommand({ name: 'Ask Veil', target, user: member, ...where })
+			.waitForAnswer();
 		if (!picked.modal) return { picked };
 		const answer = await harness()
 			.discord.modalSubmit({ customId: picked.modal.custom_id, fields: { question }, user: member, ...where })
 			.waitForAnswer(10_000);
 		return { picked, answer };
 	}
-	const lastPrompt = () => (harness().upstream.requests.at(-1)?.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text;
+	const lastPrompt = () =>
+		(harness().upstream.requests.at(-1)?.json as { contents: Array<{ parts: Array<{ text: string }> }> }).contents[0]?.parts[0]?.text;
 
 	it("reads a forwarded message's snapshot, in a group DM, from the interaction alone", async () => {
 		const original = harness().discord.postAsMember({ user: makeUser('author'), content: 'The picnic moved to Sunday.' });

@@ -14,10 +14,15 @@ beforeAll(async () => {
 });
 
 function ask(user: ReturnType<typeof makeUser>, prompt: string, locale: string): InteractionHandle {
-	return harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }], user, locale });
+	return harness().discord.slashCommand({
+		name: 'ask',
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+		user,
+		locale,
+	});
 }
 
-describe('/ask in the member\'s language', () => {
+describe("/ask in the member's language", () => {
 	it('tells a German member to link first, in German, with a German button that opens the link form', async () => {
 		const state = await ask(makeUser('neuling'), 'Hallo?', 'de').waitForAnswer();
 		expect(state.ephemeral).toBe(true);

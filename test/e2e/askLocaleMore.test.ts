@@ -19,7 +19,13 @@ beforeAll(async () => {
 });
 
 function ask(user: APIUser, prompt: string, locale: string, where: { guildId?: string; memberPermissions?: bigint } = {}): InteractionHandle {
-	return harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }], user, locale, ...where });
+	return harness().discord.slashCommand({
+		name: 'ask',
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+		user,
+		locale,
+		...where,
+	});
 }
 
 /** The German sentence, checked to be a translation: a key German lacks would fall back to the English. */
@@ -42,17 +48,24 @@ describe("/ask in a German member's language", () => {
 		expect(state.original?.content).toBe(`Die Antwort des Modells.\n-# ${inGerman('members.ask.cutShort')}`);
 		expect(buttonLabels(answerMessages(state).at(-1))).toEqual([inGerman('members.conversation.followUpButton')]);
 
-		const press = await harness().discord.button({ customId: followUpIdOf(state), message: answerMessages(state).at(-1)!, user: german, locale: 'de' }).waitForAnswer();
+		const press = await harness()
+			.discord.button({ customId: followUpIdOf(state), message: answerMessages(state).at(-1)!, user: german, locale: 'de' })
+			.waitForAnswer();
 		expect(press.modal?.title).toBe(inGerman('members.conversation.formTitle'));
 		expect(JSON.stringify(press.modal?.components)).toContain(JSON.stringify(inGerman('members.conversation.promptLabel')));
 	});
 
 	it('tells a German member in German that the answer was hidden, and why, naming the rating in German', async () => {
-		harness().upstream.scriptGeneration({ json: generationResponse({ text: 'secret', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
+		harness().upstream.scriptGeneration({
+			json: generationResponse({ text: 'secret', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
+		});
 		const notice = (await ask(german, 'Etwas Heikles?', 'de').waitForAnswer()).original?.content ?? '';
 		const [headline, why, reference] = notice.split('\n');
 		expect(headline).toBe(inGerman('members.ask.hidden.forServer'));
-		const rating = inGerman('members.ratings.inReply', { category: inGerman('members.ratings.categories.HARM_CATEGORY_HARASSMENT'), probability: 'MEDIUM' });
+		const rating = inGerman('members.ratings.inReply', {
+			category: inGerman('members.ratings.categories.HARM_CATEGORY_HARASSMENT'),
+			probability: 'MEDIUM',
+		});
 		expect(why).toBe(inGerman('members.ask.hidden.why', { reasons: rating }));
 		expect(reference).toMatch(new RegExp(`^-# ${inGerman('members.ask.hidden.reference', { flagId: 'ID' }).replace('ID', '[a-z0-9]+')}$`));
 		expect(notice).not.toContain('secret');
@@ -106,7 +119,9 @@ describe("/ask in a German member's language", () => {
 		harness().upstream.scriptGeneration({ json: safeResponse('An answer.') });
 		const shown = await settled(harness(), ask(member, 'hello?', 'zh-TW'));
 		expect(buttonLabels(answerMessages(shown).at(-1))).toEqual(['Follow up']);
-		harness().upstream.scriptGeneration({ json: generationResponse({ text: 'secret', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
+		harness().upstream.scriptGeneration({
+			json: generationResponse({ text: 'secret', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
+		});
 		const hidden = await ask(member, 'and this?', 'xx').waitForAnswer();
 		expect(hidden.original?.content).toMatch(/^🛡️ \*\*This answer was hidden\.\*\*[^\n]*\n\*\*Why:\*\* Harassment: MEDIUM \(reply\)/);
 	});

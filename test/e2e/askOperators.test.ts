@@ -1,8 +1,31 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type APIApplicationCommandInteractionDataOption, ApplicationCommandOptionType, MessageFlags, OverwriteType, PermissionFlagsBits } from 'discord.js';
-import { isAnswered, makeUser, type GuildModel, type InteractionHandle, type InteractionOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
+import {
+	type APIApplicationCommandInteractionDataOption,
+	ApplicationCommandOptionType,
+	MessageFlags,
+	OverwriteType,
+	PermissionFlagsBits,
+} from 'discord.js';
+import {
+	isAnswered,
+	makeUser,
+	type GuildModel,
+	type InteractionHandle,
+	type InteractionOptions,
+	type InteractionState,
+} from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
-import { ADMIN_PERMISSIONS, click, lastWords, listLines, MODERATOR_PERMISSIONS, readable, runSubcommand, viewFlag, type Where } from '../support/moderation.js';
+import {
+	ADMIN_PERMISSIONS,
+	click,
+	lastWords,
+	listLines,
+	MODERATOR_PERMISSIONS,
+	readable,
+	runSubcommand,
+	viewFlag,
+	type Where,
+} from '../support/moderation.js';
 import { generationResponse, ratingsWith } from '../support/upstreamStandIn.js';
 import { OUTSIDE_CHANNEL } from '../../src/moderation/storedFlag.js';
 
@@ -34,7 +57,10 @@ function finalAnswer(handle: InteractionHandle): Promise<InteractionState> {
 
 /** The mod-log post of this flag, once Veil has made it (after the member's notice). */
 async function modlogPostOf(flagId: string) {
-	const find = () => harness().discord.channelMessages(modlogId).find((message) => JSON.stringify(message.embeds).includes(flagId));
+	const find = () =>
+		harness()
+			.discord.channelMessages(modlogId)
+			.find((message) => JSON.stringify(message.embeds).includes(flagId));
 	await harness().discord.waitUntil(() => find() !== undefined, `the mod-log post of ${flagId}`);
 	return find();
 }
@@ -55,7 +81,12 @@ async function hiddenAsk(prompt: string, text: string, where: InteractionOptions
 describe("held answers from outside Veil's servers, in the operators' server", () => {
 	it('become a flag there, announced in its mod-log and listed by /flagged as from outside servers; Release goes by DM', async () => {
 		const { flagId } = await hiddenAsk('a DM question', 'HELD-IN-DM', { guildId: null, installs: ['user'] });
-		expect(await harness().bot.context.flags.find(operators.id, flagId)).toMatchObject({ outside: 'dm', channelId: OUTSIDE_CHANNEL, private: true, userId: member.id });
+		expect(await harness().bot.context.flags.find(operators.id, flagId)).toMatchObject({
+			outside: 'dm',
+			channelId: OUTSIDE_CHANNEL,
+			private: true,
+			userId: member.id,
+		});
 
 		const post = await modlogPostOf(flagId);
 		expect(JSON.stringify(post?.embeds)).toContain('Outside servers · a DM with Veil');
@@ -74,7 +105,7 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		expect(harness().discord.channelMessages(operators.channels[0]?.id as string)).toEqual([]);
 	});
 
-	it("names a server without Veil only as such, never by name, and a forced-ephemeral ask is recorded as private", async () => {
+	it('names a server without Veil only as such, never by name, and a forced-ephemeral ask is recorded as private', async () => {
 		// External apps off for its members: Discord makes the answer ephemeral though Veil asked in public.
 		// Its language is French: the operators' mod-log is in theirs (English here), not the foreign server's.
 		const strict = harness().discord.addGuild({ name: 'SECRET-SERVER-NAME', withoutBot: true, everyonePermissions: 0n, preferredLocale: 'fr' });
@@ -89,8 +120,17 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 
 		const released = await click(harness(), moderator, `flagged:release:${flagId}`);
 		expect(released.original?.content).toContain('Released');
-		expect(harness().discord.directMessages(member.id).map((m) => m.content).join('\n')).toContain('HELD-IN-STRICT');
-		expect(harness().discord.channelMessages(strict.channels[0]?.id as string, { all: true }).filter((m) => !m.deleted && (m.flags & MessageFlags.Ephemeral) === 0)).toEqual([]);
+		expect(
+			harness()
+				.discord.directMessages(member.id)
+				.map((m) => m.content)
+				.join('\n'),
+		).toContain('HELD-IN-STRICT');
+		expect(
+			harness()
+				.discord.channelMessages(strict.channels[0]?.id as string, { all: true })
+				.filter((m) => !m.deleted && (m.flags & MessageFlags.Ephemeral) === 0),
+		).toEqual([]);
 	});
 
 	it('tells the moderator when the member takes no direct messages (50007), and keeps the flag pending', async () => {
@@ -111,7 +151,9 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		const outsider = { user: makeUser('channel-moderator'), guild: operators, permissions: MODERATOR_PERMISSIONS };
 		// Manage Messages server-wide, but the mod-log channel is closed to them.
 		await runSubcommand(harness(), outsider, 'flagged', 'list');
-		harness().discord.setChannelOverwrites(modlogId, [{ id: outsider.user.id, type: OverwriteType.Member, allow: 0n, deny: PermissionFlagsBits.ViewChannel }]);
+		harness().discord.setChannelOverwrites(modlogId, [
+			{ id: outsider.user.id, type: OverwriteType.Member, allow: 0n, deny: PermissionFlagsBits.ViewChannel },
+		]);
 		const view = await viewFlag(harness(), outsider, flagId);
 		expect(readable(view)).toContain('No flag with that id');
 		expect(readable(view)).not.toContain('HELD-AGAIN');

@@ -10,7 +10,11 @@ const harness = useHarness({ env: { REQUIRE_LINK: 'false' }, discord: { restDela
 type DeferralState = 'not sent' | 'on its way' | 'answered';
 
 function ask(user: APIUser, prompt: string): InteractionHandle {
-	return harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
+	return harness().discord.slashCommand({
+		name: 'ask',
+		user,
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+	});
 }
 
 /** Answers the next generation call with `text`, noting where the deferral of the ask stood at that moment. */

@@ -1,4 +1,16 @@
-import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType, AutoModerationActionType, AutoModerationRuleEventType, AutoModerationRuleKeywordPresetType, AutoModerationRuleTriggerType, GatewayIntentBits, MessageFlags, PermissionFlagsBits, Routes } from 'discord.js';
+import {
+	type APIApplicationCommandInteractionDataOption,
+	type APIUser,
+	ApplicationCommandOptionType,
+	AutoModerationActionType,
+	AutoModerationRuleEventType,
+	AutoModerationRuleKeywordPresetType,
+	AutoModerationRuleTriggerType,
+	GatewayIntentBits,
+	MessageFlags,
+	PermissionFlagsBits,
+	Routes,
+} from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BOT_PERMISSIONS, makeUser, type AutomodRuleOptions, type GuildModel } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -70,7 +82,9 @@ describe('a keyword rule on the prompt', () => {
 		const refused = await ask(guild, 'tell me about the Banana republic');
 		expect(refused).toEqual({ told: 'Fruit talk is not allowed here.', privately: true, upstreamCalls: 0 });
 		// No public "thinking…" is left behind.
-		const left = harness().discord.channelMessages(guild.channels[0]!.id).filter((message) => (message.flags & MessageFlags.Ephemeral) === 0);
+		const left = harness()
+			.discord.channelMessages(guild.channels[0]!.id)
+			.filter((message) => (message.flags & MessageFlags.Ephemeral) === 0);
 		expect(left).toEqual([]);
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(alerts).length === 1, 'the alert');
 		const [alert] = harness().discord.channelMessages(alerts);
@@ -85,13 +99,19 @@ describe('a keyword rule on the prompt', () => {
 		const { guild } = server();
 		harness().discord.createAutomodRule(guild.id, keywordRule(['banana']));
 		const refused = await ask(guild, 'banana');
-		expect(refused.told).toBe('🛡️ This server\'s AutoMod rule “No fruit” does not allow this question, so Veil did not send it.');
+		expect(refused.told).toBe("🛡️ This server's AutoMod rule “No fruit” does not allow this question, so Veil did not send it.");
 		expect(refused.upstreamCalls).toBe(0);
 	});
 
 	it('answers when the rule only alerts, and still posts the alert', async () => {
 		const { guild, alerts } = server();
-		harness().discord.createAutomodRule(guild.id, keywordRule(['kiwi'], { name: 'Watch kiwis', actions: [{ type: AutoModerationActionType.SendAlertMessage, metadata: { channel_id: alerts } }] }));
+		harness().discord.createAutomodRule(
+			guild.id,
+			keywordRule(['kiwi'], {
+				name: 'Watch kiwis',
+				actions: [{ type: AutoModerationActionType.SendAlertMessage, metadata: { channel_id: alerts } }],
+			}),
+		);
 		const asked = await ask(guild, 'is a kiwi a bird?');
 		expect(asked.upstreamCalls).toBe(1);
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(alerts).length === 1, 'the alert');
@@ -115,7 +135,10 @@ describe('a keyword rule on the prompt', () => {
 
 	it('lets through what the allow list names', async () => {
 		const { guild } = server();
-		harness().discord.createAutomodRule(guild.id, keywordRule(['*cat*'], { trigger_metadata: { keyword_filter: ['*cat*'], allow_list: ['catalog'] } }));
+		harness().discord.createAutomodRule(
+			guild.id,
+			keywordRule(['*cat*'], { trigger_metadata: { keyword_filter: ['*cat*'], allow_list: ['catalog'] } }),
+		);
 		expect((await ask(guild, 'the catalog')).told).toBe('Answer to: the catalog');
 		expect((await ask(guild, 'the catalog of cats')).upstreamCalls).toBe(0);
 	});
@@ -147,7 +170,11 @@ describe('a keyword rule on the prompt', () => {
 	it('leaves out rules Veil does not apply: disabled, another trigger or event', async () => {
 		const { guild } = server();
 		harness().discord.createAutomodRule(guild.id, keywordRule(['plum'], { enabled: false }));
-		harness().discord.createAutomodRule(guild.id, { name: 'Presets', trigger_type: AutoModerationRuleTriggerType.KeywordPreset, trigger_metadata: { presets: [AutoModerationRuleKeywordPresetType.Profanity] } });
+		harness().discord.createAutomodRule(guild.id, {
+			name: 'Presets',
+			trigger_type: AutoModerationRuleTriggerType.KeywordPreset,
+			trigger_metadata: { presets: [AutoModerationRuleKeywordPresetType.Profanity] },
+		});
 		harness().discord.createAutomodRule(guild.id, keywordRule(['plum'], { event_type: AutoModerationRuleEventType.MemberUpdate }));
 		expect((await ask(guild, 'plum')).told).toBe('Answer to: plum');
 	});
@@ -220,7 +247,12 @@ describe('without Manage Server', () => {
 	it('answers when the read is refused although app_permissions said yes, and does not ask again at once', async () => {
 		const { guild } = server();
 		harness().discord.createAutomodRule(guild.id, keywordRule(['olive']));
-		harness().discord.injectRestFailure({ method: 'GET', pathIncludes: `/guilds/${guild.id}/auto-moderation/rules`, status: 403, body: { message: 'Missing Permissions', code: 50013 } });
+		harness().discord.injectRestFailure({
+			method: 'GET',
+			pathIncludes: `/guilds/${guild.id}/auto-moderation/rules`,
+			status: 403,
+			body: { message: 'Missing Permissions', code: 50013 },
+		});
 		expect((await ask(guild, 'olive')).told).toBe('Answer to: olive');
 		const reads = rulesReads().length;
 		expect((await ask(guild, 'olive')).told).toBe('Answer to: olive');

@@ -21,7 +21,15 @@ describe('what Veil keeps of Discord in memory', () => {
 		const { discord, bot } = harness();
 		const askers = Array.from({ length: 10 }, (_, n) => makeUser(`asker${n}`));
 		const states = await Promise.all(
-			askers.map((user) => discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `from ${user.username}` }] }).waitForAnswer()),
+			askers.map((user) =>
+				discord
+					.slashCommand({
+						name: 'ask',
+						user,
+						options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `from ${user.username}` }],
+					})
+					.waitForAnswer(),
+			),
 		);
 		expect(states.every((state) => state.original?.content.startsWith('Answer to: from asker'))).toBe(true);
 		expect([...bot.client.users.cache.keys()]).toEqual([bot.client.user.id]);

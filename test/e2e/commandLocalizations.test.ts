@@ -28,7 +28,10 @@ afterEach(async () => {
 
 /** Every command and option Discord holds, by its path; `command` for the commands themselves. */
 function walk(nodes: readonly RegisteredNode[], prefix = ''): Array<{ path: string; node: RegisteredNode; command: boolean }> {
-	return nodes.flatMap((node) => [{ path: `${prefix}${node.name}`, node, command: prefix === '' }, ...walk(node.options ?? [], `${prefix}${node.name} `)]);
+	return nodes.flatMap((node) => [
+		{ path: `${prefix}${node.name}`, node, command: prefix === '' },
+		...walk(node.options ?? [], `${prefix}${node.name} `),
+	]);
 }
 
 describe('localized commands', () => {
@@ -67,10 +70,14 @@ describe('localized commands', () => {
 			});
 		const capitalised = await put({ name_localizations: { de: 'Fragen' } });
 		expect(capitalised.status).toBe(400);
-		expect(await capitalised.json()).toMatchObject({ errors: { 0: { name_localizations: { de: { _errors: [{ code: 'APPLICATION_COMMAND_INVALID_NAME' }] } } } } });
+		expect(await capitalised.json()).toMatchObject({
+			errors: { 0: { name_localizations: { de: { _errors: [{ code: 'APPLICATION_COMMAND_INVALID_NAME' }] } } } },
+		});
 		const unknownLocale = await put({ description_localizations: { 'de-DE': 'Frag' } });
 		expect(unknownLocale.status).toBe(400);
-		const spaced = await put({ options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', description: 'Q', name_localizations: { fr: 'ta question' } }] });
+		const spaced = await put({
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', description: 'Q', name_localizations: { fr: 'ta question' } }],
+		});
 		expect(spaced.status).toBe(400);
 		expect(emulator.registeredCommands()).toEqual([]);
 		expect((await put({ name_localizations: { de: 'fragen' }, description_localizations: { de: 'Frag' } })).status).toBe(200);

@@ -74,7 +74,11 @@ describe('Follow up', () => {
 	it('puts the button on the last message of an answer split in several', async () => {
 		const paragraphs = Array.from({ length: 3 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(300).trim()}`).join('\n\n');
 		harness().upstream.scriptGeneration({ json: safeResponse(paragraphs) });
-		const handle = harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'essay' }], user: asker });
+		const handle = harness().discord.slashCommand({
+			name: 'ask',
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'essay' }],
+			user: asker,
+		});
 		const state = await handle.waitFor((s) => answerMessages(s).length >= 3 && s.originalEdits > 0, 10_000);
 		const messages = answerMessages(state);
 		expect(messages.slice(0, -1).flatMap(buttonsOf)).toEqual([]);
@@ -139,7 +143,10 @@ describe('Follow up', () => {
 		const first = await ask(harness(), asker, 'a private question', { private: true });
 		expect(first.ephemeral).toBe(true);
 		const second = await followUpAnswer(harness(), first, asker, 'a private follow-up');
-		expect(second.callbacks[0]).toMatchObject({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } });
+		expect(second.callbacks[0]).toMatchObject({
+			type: InteractionResponseType.DeferredChannelMessageWithSource,
+			data: { flags: MessageFlags.Ephemeral },
+		});
 		expect(second.ephemeral).toBe(true);
 		expect(second.original?.content).toBe('Answer to: a private follow-up');
 		const third = await followUpAnswer(harness(), second, asker, 'and again');
@@ -226,7 +233,9 @@ describe('a hidden answer in a conversation', () => {
 		// A moderator releases it: posted without a Follow up, so nothing continues from it.
 		const moderator: Where = { user: makeUser('moderator'), guild, permissions: MODERATOR_PERMISSIONS };
 		await click(harness(), moderator, `flagged:release:${flagId}`);
-		const released = harness().discord.channelMessages(harness().discord.defaultChannelId).find((message) => message.content.includes(canary));
+		const released = harness()
+			.discord.channelMessages(harness().discord.defaultChannelId)
+			.find((message) => message.content.includes(canary));
 		expect(released).toBeDefined();
 		expect(buttonsOf(released)).toEqual([]);
 
@@ -263,7 +272,10 @@ describe('a conversation planted in plain', () => {
 		const planted = {
 			version: 1,
 			ephemeral: false,
-			turns: [{ role: 'user', text: 'PLANTED-CANARY' }, { role: 'model', text: 'planted answer' }],
+			turns: [
+				{ role: 'user', text: 'PLANTED-CANARY' },
+				{ role: 'model', text: 'planted answer' },
+			],
 			createdAt: new Date(now).toISOString(),
 			expiresAt: new Date(now + 3_600_000).toISOString(),
 		};
@@ -272,7 +284,10 @@ describe('a conversation planted in plain', () => {
 		const press = await harness().discord.button({ customId: 'ask:followup:plantedrecrd', user: asker }).waitForAnswer();
 		expect(press.modal).toBeUndefined();
 		expect(press.original?.content).toMatch(/has expired/);
-		const submit = await settled(harness(), harness().discord.modalSubmit({ customId: 'ask:followup-form:plantedrecrd', fields: { prompt: 'go on' }, user: asker }));
+		const submit = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: 'ask:followup-form:plantedrecrd', fields: { prompt: 'go on' }, user: asker }),
+		);
 		expect(submit.original?.content).toMatch(/has expired/);
 		expect(harness().upstream.requests.length).toBe(before);
 	});

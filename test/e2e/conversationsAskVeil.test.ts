@@ -19,7 +19,11 @@ beforeEach(() => {
 });
 
 /** What picking Ask Veil on `target` did, and, when its form opened, the answer to `question` sent in it. */
-async function askVeil(target: EmulatorMessage, question: string, user: APIUser = asker): Promise<{ picked: InteractionState; answer?: InteractionState }> {
+async function askVeil(
+	target: EmulatorMessage,
+	question: string,
+	user: APIUser = asker,
+): Promise<{ picked: InteractionState; answer?: InteractionState }> {
 	const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target, user }).waitForAnswer();
 	if (!picked.modal) return { picked };
 	const answer = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal.custom_id, fields: { question }, user }));
@@ -63,22 +67,31 @@ describe('Ask Veil', () => {
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toContain(canary);
 		const conversationId = buttonsOf(answerMessages(answer as InteractionState).at(-1))[0]?.split(':')[2] as string;
 		const saved = await harness().bot.context.conversations.find(harness().discord.defaultGuild.id, conversationId);
-		expect(saved?.turns.map((turn) => turn.text)).toEqual(['(Asked about a message by Author; the message is not kept.)\n\nWhat is it?', 'It is a secret.']);
+		expect(saved?.turns.map((turn) => turn.text)).toEqual([
+			'(Asked about a message by Author; the message is not kept.)\n\nWhat is it?',
+			'It is a secret.',
+		]);
 		await followUpAnswer(harness(), answer as InteractionState, asker, 'Tell me more');
 		expect(generationRequestsSince(harness(), before)[1]?.rawBody).not.toContain(canary);
 	});
 
-	it("keeps one form per member: a new Ask Veil replaces the one before, whose form then answers as expired", async () => {
+	it('keeps one form per member: a new Ask Veil replaces the one before, whose form then answers as expired', async () => {
 		const first = harness().discord.postAsMember({ user: author, content: 'FIRST-FORM-TEXT' });
 		const second = harness().discord.postAsMember({ user: author, content: 'SECOND-FORM-TEXT' });
 		const older = await harness().discord.messageCommand({ name: 'Ask Veil', target: first, user: asker }).waitForAnswer();
 		const newer = await harness().discord.messageCommand({ name: 'Ask Veil', target: second, user: asker }).waitForAnswer();
 		const before = harness().upstream.requests.length;
-		const stale = await settled(harness(), harness().discord.modalSubmit({ customId: older.modal?.custom_id as string, fields: { question: 'q' }, user: asker }));
+		const stale = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: older.modal?.custom_id as string, fields: { question: 'q' }, user: asker }),
+		);
 		expect(stale.original?.content).toBe('This form has expired. Run Ask Veil on the message again.');
 		expect(harness().upstream.requests.length).toBe(before);
 		// The stale form's submit left the newer one's text in place.
-		const fresh = await settled(harness(), harness().discord.modalSubmit({ customId: newer.modal?.custom_id as string, fields: { question: 'q' }, user: asker }));
+		const fresh = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: newer.modal?.custom_id as string, fields: { question: 'q' }, user: asker }),
+		);
 		expect(fresh.original?.content).toContain('SECOND-FORM-TEXT');
 		expect(fresh.original?.content).not.toContain('FIRST-FORM-TEXT');
 	});
@@ -125,7 +138,9 @@ describe('Ask Veil', () => {
 	it('hides what the ratings do not clear, flagging the prompt that went upstream, with no Follow up', async () => {
 		const canary = 'ASK-VEIL-HIDDEN-CANARY';
 		const target = harness().discord.postAsMember({ user: author, content: 'a message' });
-		harness().upstream.scriptGeneration({ json: generationResponse({ text: canary, candidateRatings: ratingsWith({ HARM_CATEGORY_HATE_SPEECH: 'HIGH' }) }) });
+		harness().upstream.scriptGeneration({
+			json: generationResponse({ text: canary, candidateRatings: ratingsWith({ HARM_CATEGORY_HATE_SPEECH: 'HIGH' }) }),
+		});
 		const { answer } = await askVeil(target, 'say something');
 		expect(answer?.original?.content).toMatch(/hidden/);
 		expect(answer?.original?.content).not.toContain(canary);
@@ -146,13 +161,16 @@ describe('Ask Veil', () => {
 		const { picked, answer } = await askVeil(target, 'first');
 		expect(answer?.original?.content).toContain('FORM-TEXT-CANARY');
 		const before = harness().upstream.requests.length;
-		const again = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'again' }, user: asker }));
+		const again = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'again' }, user: asker }),
+		);
 		expect(again.ephemeral).toBe(true);
 		expect(again.original?.content).toBe('This form has expired. Run Ask Veil on the message again.');
 		expect(harness().upstream.requests.length).toBe(before);
 	});
 
-	it("needs no privileged intent: the bot identifies without Message Content, and never fetches the message", () => {
+	it('needs no privileged intent: the bot identifies without Message Content, and never fetches the message', () => {
 		expect(harness().discord.identifies.length).toBeGreaterThan(0);
 		for (const identify of harness().discord.identifies) expect(Number(identify.intents) & GatewayIntentBits.MessageContent).toBe(0);
 		expect(harness().discord.requests.filter((request) => request.method === 'GET' && /\/channels\/\d+\/messages/.test(request.path))).toEqual([]);

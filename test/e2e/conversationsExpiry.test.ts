@@ -12,7 +12,6 @@ beforeAll(async () => {
 	await harness().linkMember(asker.id);
 });
 
-
 /** Waits until the conversation behind an answer's Follow up button is past its expiry, by the record's own time. */
 async function outlive(answer: InteractionState): Promise<void> {
 	const conversationId = followUpIdOf(answer).split(':')[2] as string;
@@ -37,11 +36,16 @@ describe('an expired conversation', () => {
 	it('answers a form opened in time but sent after the expiry the same way', async () => {
 		const answer = await ask(harness(), asker, 'another question');
 		const message = answerMessages(answer).at(-1);
-		const press = await harness().discord.button({ customId: followUpIdOf(answer), message, user: asker }).waitForAnswer();
+		const press = await harness()
+			.discord.button({ customId: followUpIdOf(answer), message, user: asker })
+			.waitForAnswer();
 		expect(press.modal?.custom_id).toMatch(/^ask:followup-form:/);
 		await outlive(answer);
 		const before = harness().upstream.requests.length;
-		const late = await settled(harness(), harness().discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: 'late' }, user: asker }));
+		const late = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: 'late' }, user: asker }),
+		);
 		expect(late.ephemeral).toBe(true);
 		expect(late.original?.content).toMatch(/has expired.*\/ask/);
 		expect(harness().upstream.requests.length).toBe(before);

@@ -18,7 +18,11 @@ beforeAll(async () => {
 describe('a Follow up pressed the moment its answer appears', () => {
 	it('opens the form, never answering that the conversation has expired', async () => {
 		const { discord } = harness();
-		const handle = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'a quick one' }], user: asker });
+		const handle = discord.slashCommand({
+			name: 'ask',
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'a quick one' }],
+			user: asker,
+		});
 		// The press goes out as soon as the local Discord holds the edit with the button, before the bot hears back.
 		const shown = await handle.waitFor((state) => buttonsOf(answerMessages(state).at(-1)).some((id) => id.startsWith('ask:followup:')), 10_000);
 		const message = answerMessages(shown).at(-1);
@@ -27,7 +31,10 @@ describe('a Follow up pressed the moment its answer appears', () => {
 		expect(press.modal?.custom_id).toMatch(/^ask:followup-form:/);
 
 		// The form it opened leads to an answer that continues the conversation.
-		const answer = await settled(harness(), discord.modalSubmit({ customId: press.modal?.custom_id ?? '', fields: { prompt: 'and then?' }, user: asker }));
+		const answer = await settled(
+			harness(),
+			discord.modalSubmit({ customId: press.modal?.custom_id ?? '', fields: { prompt: 'and then?' }, user: asker }),
+		);
 		expect(answer.original?.content).toBe('Answer to: and then?');
 		await settled(harness(), handle);
 	});

@@ -9,7 +9,11 @@ import { safeResponse } from '../support/upstreamStandIn.js';
 const harness = useHarness({ env: { REQUIRE_LINK: 'false', ASK_CONCURRENCY: '500' } });
 
 function ask(prompt: string) {
-	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
+	return harness().discord.slashCommand({
+		name: 'ask',
+		user: makeUser('asker'),
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+	});
 }
 
 /** The log lines Veil wrote for a wait on a rate limit since `from`, parsed. */
@@ -21,7 +25,9 @@ function rateLimitLines(from: number): Array<{ rateLimit: { global: boolean; rou
 }
 
 function requestsTo(method: string, pathPart: string, since: number): RecordedRequest[] {
-	return harness().discord.requests.slice(since).filter((request) => request.method === method && request.path.includes(pathPart));
+	return harness()
+		.discord.requests.slice(since)
+		.filter((request) => request.method === method && request.path.includes(pathPart));
 }
 
 describe('answers and the client-side global limit', () => {

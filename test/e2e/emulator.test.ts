@@ -1,5 +1,31 @@
 import { once } from 'node:events';
-import { ActionRowBuilder, ApplicationCommandOptionType, AttachmentBuilder, ButtonBuilder, ButtonStyle, ChannelType, Client, ComponentType, DiscordAPIError, DiscordjsError, DiscordjsErrorCodes, Events, GatewayIntentBits, GatewayOpcodes, type Interaction, InteractionResponseType, LabelBuilder, MessageFlags, ModalBuilder, OverwriteType, PermissionFlagsBits, Routes, type TextChannel, TextInputBuilder, TextInputStyle } from 'discord.js';
+import {
+	ActionRowBuilder,
+	ApplicationCommandOptionType,
+	AttachmentBuilder,
+	ButtonBuilder,
+	ButtonStyle,
+	ChannelType,
+	Client,
+	ComponentType,
+	DiscordAPIError,
+	DiscordjsError,
+	DiscordjsErrorCodes,
+	Events,
+	GatewayIntentBits,
+	GatewayOpcodes,
+	type Interaction,
+	InteractionResponseType,
+	LabelBuilder,
+	MessageFlags,
+	ModalBuilder,
+	OverwriteType,
+	PermissionFlagsBits,
+	Routes,
+	type TextChannel,
+	TextInputBuilder,
+	TextInputStyle,
+} from 'discord.js';
 import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser, type DiscordEmulatorOptions } from '../../sandbox/discord/emulator.js';
@@ -90,17 +116,21 @@ describe('discord emulator with a real discord.js client', () => {
 		await emulator.waitUntil(() => seen.length === 2, 'the handler to read the callback response');
 		expect(seen).toEqual(['hi', state.original?.content]);
 
-		const loud = await emulator.slashCommand({ name: 'loud', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'yo' }] }).waitForAnswer();
+		const loud = await emulator
+			.slashCommand({ name: 'loud', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'yo' }] })
+			.waitForAnswer();
 		expect(loud.original?.mentions.map((u) => u.id)).toEqual([emulator.defaultUser.id]);
 		expect(emulator.requests.find((r) => r.path.endsWith('/callback') && r.query.get('with_response') === 'false')).toBeDefined();
 	});
 
 	it('resolves USER and CHANNEL options, uses registered command ids, and honours memberPermissions', async () => {
 		const c = await connect();
-		const [registered] = await c.application!.commands.set(
-			[{ name: 'inspect', description: 'Inspect', options: [{ type: ApplicationCommandOptionType.User, name: 'target', description: 'who' }] }],
-			emulator.defaultGuild.id,
-		).then((set) => [...set.values()]);
+		const [registered] = await c
+			.application!.commands.set(
+				[{ name: 'inspect', description: 'Inspect', options: [{ type: ApplicationCommandOptionType.User, name: 'target', description: 'who' }] }],
+				emulator.defaultGuild.id,
+			)
+			.then((set) => [...set.values()]);
 		expect(emulator.registeredCommands({ guildId: emulator.defaultGuild.id }).map((cmd) => cmd.name)).toEqual(['inspect']);
 		const target = makeUser('target');
 		handler = async (interaction) => {
@@ -174,7 +204,9 @@ describe('discord emulator with a real discord.js client', () => {
 		emulator.forgetInteractions();
 		expect(emulator.requests).toEqual([]);
 		expect(emulator.channelMessages(emulator.defaultChannelId, { all: true })).toEqual([]);
-		await expect(client?.rest.patch(Routes.webhookMessage(emulator.applicationId, first.token, '@original'), { body: { content: 'late' }, auth: false })).rejects.toThrow(/Unknown/);
+		await expect(
+			client?.rest.patch(Routes.webhookMessage(emulator.applicationId, first.token, '@original'), { body: { content: 'late' }, auth: false }),
+		).rejects.toThrow(/Unknown/);
 
 		const second = emulator.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'two' }] });
 		expect((await second.waitForAnswer()).original?.content).toBe('answer to two');
@@ -217,9 +249,7 @@ describe('discord emulator with a real discord.js client', () => {
 					.setCustomId('link-modal')
 					.setTitle('Link your account')
 					.addLabelComponents(
-						new LabelBuilder()
-							.setLabel('Email')
-							.setTextInputComponent(new TextInputBuilder().setCustomId('email').setStyle(TextInputStyle.Short)),
+						new LabelBuilder().setLabel('Email').setTextInputComponent(new TextInputBuilder().setCustomId('email').setStyle(TextInputStyle.Short)),
 					);
 				await interaction.showModal(modal);
 			} else if (interaction.isModalSubmit()) {
@@ -262,9 +292,9 @@ describe('discord emulator with a real discord.js client', () => {
 		expect(pressed.original?.content).toBe('page 2 after page 1');
 		expect(pressed.original?.components).toEqual([]);
 		// The command's own view of its reply shows the same, updated message.
-		expect(command.original && emulator.channelMessages(emulator.defaultChannelId, { all: true }).find((m) => m.id === command.original?.id)?.content).toBe(
-			'page 2 after page 1',
-		);
+		expect(
+			command.original && emulator.channelMessages(emulator.defaultChannelId, { all: true }).find((m) => m.id === command.original?.id)?.content,
+		).toBe('page 2 after page 1');
 	});
 
 	it('records channel messages, and failure injection makes sends fail with Discord error codes', async () => {
@@ -357,7 +387,10 @@ describe('discord emulator with a real discord.js client', () => {
 				['1', 'nope'],
 			]) {
 				await c.rest
-					.post(Routes.interactionCallback(id!, token!), { body: { type: InteractionResponseType.ChannelMessageWithSource, data: { content: 'second' } }, auth: false })
+					.post(Routes.interactionCallback(id!, token!), {
+						body: { type: InteractionResponseType.ChannelMessageWithSource, data: { content: 'second' } },
+						auth: false,
+					})
 					.catch((error: unknown) => codes.push(error instanceof DiscordAPIError ? error.code : String(error)));
 			}
 		};
@@ -404,7 +437,9 @@ describe('discord emulator with a real discord.js client', () => {
 			if (!interaction.isChatInputCommand()) return;
 			if (interaction.commandName === 'bad') {
 				await interaction.reply({ content: 'x'.repeat(2001) }).catch((error: unknown) => codes.push((error as DiscordAPIError).code));
-				await interaction.reply({ embeds: [{ description: 'y'.repeat(4097) }] }).catch((error: unknown) => codes.push((error as DiscordAPIError).code));
+				await interaction
+					.reply({ embeds: [{ description: 'y'.repeat(4097) }] })
+					.catch((error: unknown) => codes.push((error as DiscordAPIError).code));
 				await interaction.reply({ content: 'fine' });
 				return;
 			}

@@ -1,5 +1,15 @@
 import { once } from 'node:events';
-import { ApplicationIntegrationType, Client, DiscordAPIError, Events, GatewayIntentBits, type Interaction, InteractionContextType, MessageFlags, MessageReferenceType } from 'discord.js';
+import {
+	ApplicationIntegrationType,
+	Client,
+	DiscordAPIError,
+	Events,
+	GatewayIntentBits,
+	type Interaction,
+	InteractionContextType,
+	MessageFlags,
+	MessageReferenceType,
+} from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser } from '../../sandbox/discord/emulator.js';
 
@@ -46,7 +56,11 @@ describe('the local Discord, outside the servers the app is in', () => {
 		];
 		for (const place of places) await emulator.slashCommand({ name: 'ask', user: member, ...place }).waitForAnswer();
 		expect(seen).toEqual([
-			{ context: InteractionContextType.Guild, owners: { [ApplicationIntegrationType.GuildInstall]: emulator.defaultGuild.id }, guildId: emulator.defaultGuild.id },
+			{
+				context: InteractionContextType.Guild,
+				owners: { [ApplicationIntegrationType.GuildInstall]: emulator.defaultGuild.id },
+				guildId: emulator.defaultGuild.id,
+			},
 			{ context: InteractionContextType.Guild, owners: { '0': emulator.defaultGuild.id, '1': member.id }, guildId: emulator.defaultGuild.id },
 			{ context: InteractionContextType.Guild, owners: { '1': member.id }, guildId: elsewhere.id },
 			{ context: InteractionContextType.BotDM, owners: { '0': '0' }, guildId: null },

@@ -1,5 +1,15 @@
 import { once } from 'node:events';
-import { Client, DiscordAPIError, Events, GatewayIntentBits, type Interaction, OverwriteType, PermissionFlagsBits, Routes, type TextChannel } from 'discord.js';
+import {
+	Client,
+	DiscordAPIError,
+	Events,
+	GatewayIntentBits,
+	type Interaction,
+	OverwriteType,
+	PermissionFlagsBits,
+	Routes,
+	type TextChannel,
+} from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS } from '../../sandbox/discord/emulator.js';
 

@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type APIApplicationCommandInteractionDataOption, type APIAttachment, ApplicationCommandOptionType, ComponentType, MessageFlags } from 'discord.js';
+import {
+	type APIApplicationCommandInteractionDataOption,
+	type APIAttachment,
+	ApplicationCommandOptionType,
+	ComponentType,
+	MessageFlags,
+} from 'discord.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type CdnFileOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
@@ -60,7 +66,11 @@ describe('/ask with a file', () => {
 
 	it('drops a byte-order mark and fences a file holding fences with a longer one', async () => {
 		const text = 'before\n```js\nx\n```\nafter';
-		const file = attach({ filename: 'README.md', contentType: 'text/markdown', bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) });
+		const file = attach({
+			filename: 'README.md',
+			contentType: 'text/markdown',
+			bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
+		});
 		const before = harness().upstream.requests.length;
 		await askWithFile('Summarise', file);
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(bodyWith('Summarise', `File: README.md\n\`\`\`\`\n${text}\n\`\`\`\``));
@@ -77,7 +87,14 @@ describe('/ask with a file', () => {
 
 	it('keeps the body of an ask without a file as it always was', async () => {
 		const before = harness().upstream.requests.length;
-		await settled(harness(), harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'plain' }], user: member }));
+		await settled(
+			harness(),
+			harness().discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'plain' }],
+				user: member,
+			}),
+		);
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe('{"contents":[{"parts":[{"text":"plain"}]}]}');
 	});
 });
@@ -204,18 +221,28 @@ describe('the Follow up form', () => {
 	/** Asks, presses Follow up on the answer, and sends `prompt` with `files` in its form. */
 	async function followUpWith(answered: InteractionState, prompt: string, files: APIAttachment[]) {
 		const message = answerMessages(answered).at(-1);
-		const press = await harness().discord.button({ customId: followUpIdOf(answered), message, user: member }).waitForAnswer();
+		const press = await harness()
+			.discord.button({ customId: followUpIdOf(answered), message, user: member })
+			.waitForAnswer();
 		const form = press.modal;
 		if (!form) throw new Error(`no form: ${press.original?.content}`);
-		const answer = await settled(harness(), harness().discord.modalSubmit({ customId: form.custom_id, fields: { prompt }, files: { files }, user: member }));
+		const answer = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: form.custom_id, fields: { prompt }, files: { files }, user: member }),
+		);
 		return { form, answer };
 	}
 
 	it('offers an upload of up to 3 files, which go as parts of the new turn, and are kept for the next', async () => {
 		const first = await askWithFile('First', attach({ filename: 'a.txt', bytes: 'AAA' }));
 		const before = harness().upstream.requests.length;
-		const { form, answer } = await followUpWith(first, 'Compare', [attach({ filename: 'b.txt', bytes: 'BBB' }), attach({ filename: 'c.md', bytes: 'CCC' })]);
-		const upload = (form.components as unknown as Array<{ type: number; component: Record<string, unknown> }>).find((c) => c.component.type === ComponentType.FileUpload);
+		const { form, answer } = await followUpWith(first, 'Compare', [
+			attach({ filename: 'b.txt', bytes: 'BBB' }),
+			attach({ filename: 'c.md', bytes: 'CCC' }),
+		]);
+		const upload = (form.components as unknown as Array<{ type: number; component: Record<string, unknown> }>).find(
+			(c) => c.component.type === ComponentType.FileUpload,
+		);
 		expect(upload?.component).toMatchObject({ custom_id: 'files', min_values: 0, max_values: 3, required: false });
 		expect(answer.original?.content).toBe('Answer to: Compare');
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
@@ -251,7 +278,9 @@ describe('the Follow up form', () => {
 		const first = await askWithFile('Big one', attach({ filename: 'big.txt', bytes: big }));
 		const before = harness().upstream.requests.length;
 		const { form } = await followUpWith(first, 'And now?', []);
-		const upload = (form.components as unknown as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find((c) => c.component.type === ComponentType.FileUpload);
+		const upload = (form.components as unknown as Array<{ type: number; description?: string; component: Record<string, unknown> }>).find(
+			(c) => c.component.type === ComponentType.FileUpload,
+		);
 		expect(upload?.description).toBe('Too large to keep: big.txt. Attach again to ask about it.');
 		expect(contentsOf(generationRequestsSince(harness(), before)[0])[0]).toEqual({
 			role: 'user',
@@ -273,7 +302,14 @@ describe('Ask Veil on a message with attachments', () => {
 
 	it('sends the quoted message, the question, then each attachment as a part', async () => {
 		const before = harness().upstream.requests.length;
-		const { answer } = await askVeil('See the log', [attach({ filename: 'run.log', bytes: 'boom' }), attach({ filename: 'spec.pdf', contentType: 'application/pdf', bytes: makePdf(['Spec text']) })], 'Why did it fail?');
+		const { answer } = await askVeil(
+			'See the log',
+			[
+				attach({ filename: 'run.log', bytes: 'boom' }),
+				attach({ filename: 'spec.pdf', contentType: 'application/pdf', bytes: makePdf(['Spec text']) }),
+			],
+			'Why did it fail?',
+		);
 		expect(answer?.original?.content).toBe('Answer to: > See the log\n\nWhy did it fail?');
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(
 			bodyWith('> See the log\n\nWhy did it fail?', 'File: run.log\n```\nboom\n```', 'File: spec.pdf\n```\nSpec text\n```'),
@@ -288,11 +324,18 @@ describe('Ask Veil on a message with attachments', () => {
 	});
 
 	it("reads the attachments of a forwarded message's snapshot", async () => {
-		const original = harness().discord.postAsMember({ user: author, content: '', attachments: [attach({ filename: 'trace.log', bytes: 'stack trace' })] });
+		const original = harness().discord.postAsMember({
+			user: author,
+			content: '',
+			attachments: [attach({ filename: 'trace.log', bytes: 'stack trace' })],
+		});
 		const forward = harness().discord.postAsMember({ user: author, content: '', forwardOf: original });
 		const before = harness().upstream.requests.length;
 		const picked = await harness().discord.messageCommand({ name: 'Ask Veil', target: forward, user: member }).waitForAnswer();
-		const answer = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'What broke?' }, user: member }));
+		const answer = await settled(
+			harness(),
+			harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'What broke?' }, user: member }),
+		);
 		expect(answer.original?.content).toBe('Answer to: What broke?');
 		expect(generationRequestsSince(harness(), before)[0]?.rawBody).toBe(bodyWith('What broke?', 'File: trace.log\n```\nstack trace\n```'));
 	});
@@ -316,7 +359,7 @@ describe('Ask Veil on a message with attachments', () => {
 });
 
 describe('limits', () => {
-	it("count an ask with files once toward the daily limit; a refused file counts nothing", async () => {
+	it('count an ask with files once toward the daily limit; a refused file counts nothing', async () => {
 		const guild = harness().discord.addGuild({ channels: [{ name: 'general' }] });
 		const admin = { user: makeUser('limits-admin'), guild, permissions: ADMIN_PERMISSIONS };
 		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 2 }]);
@@ -327,7 +370,9 @@ describe('limits', () => {
 		};
 		expect((await askHere(attach({ filename: 'one.txt', bytes: '1' }))).original?.content).toBe('Answer to: q');
 		expect((await askHere(attach({ filename: 'one.png', contentType: 'image/png', bytes: 'p' }))).original?.content).toMatch(/^Veil can't read/);
-		expect((await askHere(attach({ filename: 'two.pdf', contentType: 'application/pdf', bytes: makePdf(['2']) }))).original?.content).toBe('Answer to: q');
+		expect((await askHere(attach({ filename: 'two.pdf', contentType: 'application/pdf', bytes: makePdf(['2']) }))).original?.content).toBe(
+			'Answer to: q',
+		);
 		const third = await askHere(attach({ filename: 'three.txt', bytes: '3' }));
 		expect(third.original?.content).toMatch(/^You've reached this server's limit of 2 questions a day/);
 	});

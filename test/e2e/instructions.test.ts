@@ -32,7 +32,13 @@ const clear = { type: ApplicationCommandOptionType.Boolean as const, name: 'clea
 
 async function askIn(channelId: string, prompt: string) {
 	const before = harness().upstream.requests.length;
-	const handle = harness().discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }], user: asker, guildId: guild.id, channelId });
+	const handle = harness().discord.slashCommand({
+		name: 'ask',
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+		user: asker,
+		guildId: guild.id,
+		channelId,
+	});
 	const answer = await settled(harness(), handle);
 	return { answer, request: generationRequestsSince(harness(), before)[0] };
 }
@@ -65,7 +71,9 @@ describe('/settings instructions', () => {
 		const ofChannel = await instructions([channel(support)]);
 		expect(ofChannel.original?.embeds[0]?.description).toBe('````\nOnly about ```billing```.\n````');
 		const ofOther = await instructions([channel(general)]);
-		expect(ofOther.original?.content).toBe(`No instructions are set for <#${general}>. Set some with \`/settings instructions text:\`.\nThe server's instructions apply there.`);
+		expect(ofOther.original?.content).toBe(
+			`No instructions are set for <#${general}>. Set some with \`/settings instructions text:\`.\nThe server's instructions apply there.`,
+		);
 
 		expect((await instructions([text('x'), clear])).original?.content).toBe('Give either `text` or `clear:True`, not both. Nothing was changed.');
 		expect((await instructions([clear, channel(support)])).original?.content).toBe(`✅ Instructions for <#${support}> removed.`);
@@ -80,10 +88,14 @@ describe('instructions on the wire', () => {
 		await instructions([text('Support only.'), channel(support)]);
 		try {
 			const inGeneral = await askIn(general, 'Hello?');
-			expect(inGeneral.request?.rawBody).toBe(JSON.stringify({ contents: [...instructed('Be brief.'), { role: 'user', parts: [{ text: 'Hello?' }] }] }));
+			expect(inGeneral.request?.rawBody).toBe(
+				JSON.stringify({ contents: [...instructed('Be brief.'), { role: 'user', parts: [{ text: 'Hello?' }] }] }),
+			);
 			expect(inGeneral.answer.original?.content).toBe('Answer to: Hello?');
 			const inSupport = await askIn(support, 'Help?');
-			expect(inSupport.request?.rawBody).toBe(JSON.stringify({ contents: [...instructed('Support only.'), { role: 'user', parts: [{ text: 'Help?' }] }] }));
+			expect(inSupport.request?.rawBody).toBe(
+				JSON.stringify({ contents: [...instructed('Support only.'), { role: 'user', parts: [{ text: 'Help?' }] }] }),
+			);
 		} finally {
 			await instructions([clear, channel(support)]);
 			await instructions([clear]);
@@ -100,9 +112,14 @@ describe('instructions on the wire', () => {
 			let last;
 			for (const n of [2, 3]) {
 				const message = answerMessages(answer).at(-1);
-				const press = await harness().discord.button({ customId: followUpIdOf(answer), message, user: asker }).waitForAnswer();
+				const press = await harness()
+					.discord.button({ customId: followUpIdOf(answer), message, user: asker })
+					.waitForAnswer();
 				const before = harness().upstream.requests.length;
-				answer = await settled(harness(), harness().discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: long(n) }, user: asker }));
+				answer = await settled(
+					harness(),
+					harness().discord.modalSubmit({ customId: press.modal?.custom_id as string, fields: { prompt: long(n) }, user: asker }),
+				);
 				last = generationRequestsSince(harness(), before)[0];
 			}
 			const contents = contentsOf(last);

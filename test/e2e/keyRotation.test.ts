@@ -10,10 +10,14 @@ import { ask as askAndSettle, echoLastPrompt, followUp, followUpAnswer, generati
 const harness = useHarness();
 
 const ask = (user: APIUser, prompt: string) =>
-	harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+	harness()
+		.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] })
+		.waitForAnswer(10_000);
 
 function lastAuthorization(): string | string[] | undefined {
-	return harness().upstream.requests.filter((request) => request.endpoint === 'generate').at(-1)?.headers.authorization;
+	return harness()
+		.upstream.requests.filter((request) => request.endpoint === 'generate')
+		.at(-1)?.headers.authorization;
 }
 
 it('keeps members linked through a key rotation: the previous key opens their link, which is then sealed with the new one', async () => {
@@ -21,7 +25,9 @@ it('keeps members linked through a key rotation: the previous key opens their li
 	const email = 'rotated@example.com';
 	harness().upstream.addAccount(email, 'pw');
 	await harness().discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
-	const linked = await harness().discord.modalSubmit({ customId: 'link:submit', fields: { email, password: 'pw' }, user: member }).waitForAnswer(10_000);
+	const linked = await harness()
+		.discord.modalSubmit({ customId: 'link:submit', fields: { email, password: 'pw' }, user: member })
+		.waitForAnswer(10_000);
 	expect(linked.original?.content).toMatch(/Linked/);
 	const bearer = `Bearer ${harness().upstream.tokensOf(email)?.accessToken}`;
 
@@ -56,7 +62,11 @@ it('follows up a conversation through a key rotation, and answers that it has ex
 	const before = harness().upstream.requests.length;
 	const next = await followUpAnswer(harness(), first, member, 'after it');
 	expect(next.original?.content).toBe('Answer to: after it');
-	expect(turnsOf(generationRequestsSince(harness(), before)[0])).toEqual(['user:before the rotation', 'model:Answer to: before the rotation', 'user:after it']);
+	expect(turnsOf(generationRequestsSince(harness(), before)[0])).toEqual([
+		'user:before the rotation',
+		'model:Answer to: before the rotation',
+		'user:after it',
+	]);
 
 	// Key A gone: what only it sealed no longer opens, and the member is told as for any expired conversation.
 	await harness().restartBot({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_KEY_PREVIOUS: '' });
@@ -66,7 +76,11 @@ it('follows up a conversation through a key rotation, and answers that it has ex
 	expect(answer).toBeUndefined();
 	expect(press.ephemeral).toBe(true);
 	expect(press.original?.content).toBe('This conversation has expired, so Veil no longer has it. Start a new one with /ask.');
-	expect(harness().logs.slice(linesBefore).some((line) => line.includes('a stored conversation did not open'))).toBe(true);
+	expect(
+		harness()
+			.logs.slice(linesBefore)
+			.some((line) => line.includes('a stored conversation did not open')),
+	).toBe(true);
 	// The answer given after the rotation, sealed with key B, still follows up.
 	expect((await followUpAnswer(harness(), next, member, 'and on')).original?.content).toBe('Answer to: and on');
 });

@@ -14,11 +14,15 @@ async function submitLink(user: APIUser, email: string, password: string, guildI
 }
 
 async function askAs(user: APIUser, prompt = 'hello') {
-	return harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+	return harness()
+		.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] })
+		.waitForAnswer(10_000);
 }
 
 function lastGeneration() {
-	return harness().upstream.requests.filter((request) => request.endpoint === 'generate').at(-1);
+	return harness()
+		.upstream.requests.filter((request) => request.endpoint === 'generate')
+		.at(-1);
 }
 
 describe('/link', () => {
@@ -33,7 +37,9 @@ describe('/link', () => {
 		expect(linked.ephemeral).toBe(true);
 		expect(linked.original?.content).toContain(`\`${email[0]}***@example.com\``);
 
-		const login = harness().upstream.requests.filter((request) => request.endpoint === 'login').at(-1);
+		const login = harness()
+			.upstream.requests.filter((request) => request.endpoint === 'login')
+			.at(-1);
 		expect(login?.path).toBe(`/${harness().upstream.pathPrefix}/api/auth/login`);
 		expect(login?.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
 		expect(login?.form).toEqual({ username: email, password: 'correct horse' });
@@ -52,7 +58,9 @@ describe('/link', () => {
 		harness().upstream.addAccount(email, password);
 		const linked = await submitLink(user, email, password);
 		expect(linked.original?.content).toMatch(/Linked/);
-		const login = harness().upstream.requests.filter((request) => request.endpoint === 'login').at(-1);
+		const login = harness()
+			.upstream.requests.filter((request) => request.endpoint === 'login')
+			.at(-1);
 		expect(login?.rawBody).toContain('username=first%2Btag%40example.com');
 		expect(login?.form).toEqual({ username: email, password });
 	});
@@ -213,7 +221,9 @@ describe('REQUIRE_LINK=false', () => {
 
 	it('lets an unlinked member ask with the service key alone, and a linked one with their tokens', async () => {
 		const stranger = makeUser('stranger');
-		const state = await open().discord.slashCommand({ name: 'ask', user: stranger, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer();
+		const state = await open()
+			.discord.slashCommand({ name: 'ask', user: stranger, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] })
+			.waitForAnswer();
 		expect(state.original?.content).toBe('Answer to: hi');
 		const request = open().upstream.requests.at(-1);
 		expect(request?.headers.authorization).toBeUndefined();
@@ -221,7 +231,9 @@ describe('REQUIRE_LINK=false', () => {
 
 		const member = makeUser('member');
 		await open().linkMember(member.id);
-		await open().discord.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer();
+		await open()
+			.discord.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] })
+			.waitForAnswer();
 		expect(open().upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer access-${member.id}`);
 	});
 });

@@ -15,7 +15,6 @@ const SESSION = 'CANARY-session-token-88d0';
 
 const harness = useHarness({ env: { LOG_LEVEL: 'trace' } });
 
-
 function restBodies(): string[] {
 	return harness().discord.requests.map((request) => `${request.path} ${request.rawBody.toString('utf8')} ${JSON.stringify(request.json ?? null)}`);
 }
@@ -30,7 +29,9 @@ it('keeps the password out of every log line, the store and every message to Dis
 	// Linked, then asked with the tokens.
 	await harness().discord.slashCommand({ name: 'link', user }).waitForAnswer();
 	expect((await submit(PASSWORD)).original?.content).toMatch(/Linked/);
-	await harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer(10_000);
+	await harness()
+		.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] })
+		.waitForAnswer(10_000);
 	expect(harness().upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS}`);
 
 	// A wrong password that contains the canary, and the service down while the canary is sent.
@@ -41,7 +42,9 @@ it('keeps the password out of every log line, the store and every message to Dis
 	expect((await submit(PASSWORD)).original?.content).toMatch(/couldn't read/);
 
 	// The canary did reach the login endpoint, so its absence below means something.
-	expect(harness().upstream.requests.filter((request) => request.rawBody.includes(encodeURIComponent(PASSWORD).replace(/%20/g, '+')))).not.toHaveLength(0);
+	expect(
+		harness().upstream.requests.filter((request) => request.rawBody.includes(encodeURIComponent(PASSWORD).replace(/%20/g, '+'))),
+	).not.toHaveLength(0);
 	expect(harness().logs.length).toBeGreaterThan(20);
 
 	const places: Array<[string, string]> = [
@@ -72,11 +75,21 @@ it('keeps interaction tokens and model text out of the logs when Discord refuses
 		times: 2,
 	});
 	const linesBefore = harness().logs.length;
-	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] });
+	const handle = harness().discord.slashCommand({
+		name: 'ask',
+		user,
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }],
+	});
 	// Both edits are refused; the error answer then arrives as a follow-up.
 	const answered = await handle.waitForAnswer();
 	expect(answered.followUps.at(-1)?.content).toMatch(/Something went wrong/);
-	await harness().discord.waitUntil(() => harness().logs.slice(linesBefore).some((line) => line.includes('following up instead')), 'the failure was logged');
+	await harness().discord.waitUntil(
+		() =>
+			harness()
+				.logs.slice(linesBefore)
+				.some((line) => line.includes('following up instead')),
+		'the failure was logged',
+	);
 	const logged = harness().logs.slice(linesBefore).join('\n');
 	expect(logged).toContain('Invalid Form Body');
 	expect(logged).not.toContain(handle.token);
@@ -116,7 +129,10 @@ it("keeps a conversation's prompt and answer and an Ask Veil form's message only
 	expect(sqliteBytes(harness().sqliteFile)).toContain(String(picked.modal?.custom_id.split(':').at(-1)));
 	expect(sqliteBytes(harness().sqliteFile)).not.toContain('FORM-TEXT-CANARY');
 	harness().upstream.scriptGeneration({ json: safeResponse('an answer') });
-	const asked = await settled(harness(), harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'what?' }, user: member }));
+	const asked = await settled(
+		harness(),
+		harness().discord.modalSubmit({ customId: picked.modal?.custom_id as string, fields: { question: 'what?' }, user: member }),
+	);
 	expect(asked.original?.content).toBe('an answer');
 	// Its conversation keeps the question, not the quoted message, and the form's text is erased.
 	expect(sqliteBytes(harness().sqliteFile)).not.toContain('FORM-TEXT-CANARY');

@@ -47,7 +47,9 @@ describe('permissions', () => {
 			for (const secret of ['SECRET-PROMPT-1', 'SECRET-TEXT-1', flag.id]) expect(seen).not.toContain(secret);
 		}
 		// /settings needs Manage Server, which Manage Messages does not give.
-		const settings = await runSubcommand(harness(), moderator, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[1]!.id }]);
+		const settings = await runSubcommand(harness(), moderator, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[1]!.id },
+		]);
 		expect(settings.original?.content).toBe('You need the Manage Server permission in this server to do this.');
 		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 		// Nothing was acted on: no release posted, the flag still pending with its text.
@@ -58,8 +60,13 @@ describe('permissions', () => {
 	});
 
 	it('refuses outside a server', async () => {
-		const state = await harness().discord
-			.slashCommand({ name: 'flagged', options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'list', options: [] }], guildId: null, memberPermissions: MODERATOR_PERMISSIONS })
+		const state = await harness()
+			.discord.slashCommand({
+				name: 'flagged',
+				options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'list', options: [] }],
+				guildId: null,
+				memberPermissions: MODERATOR_PERMISSIONS,
+			})
 			.waitForAnswer();
 		expect(state.original?.content).toBe('This works in servers only.');
 	});
@@ -248,7 +255,12 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		harness().discord.setDirectMessagesOpen(member.user.id, true);
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
 		expect(released.original?.content).toContain('Released');
-		expect(harness().discord.directMessages(member.user.id).map((m) => m.content).join('')).toContain('SECRET-PRIVATE-TEXT');
+		expect(
+			harness()
+				.discord.directMessages(member.user.id)
+				.map((m) => m.content)
+				.join(''),
+		).toContain('SECRET-PRIVATE-TEXT');
 		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
 	});
 

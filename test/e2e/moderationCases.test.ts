@@ -16,10 +16,11 @@ describe('case numbers', () => {
 		const second = await makeFlag(harness(), member, { prompt: 'second prompt', text: 'second text' });
 
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 2, 'two mod-log posts');
-		expect(harness().discord.channelMessages(modlogId).map((post) => post.embeds[0]?.title)).toEqual([
-			'#1 · Reply hidden by the safety filter',
-			'#2 · Reply hidden by the safety filter',
-		]);
+		expect(
+			harness()
+				.discord.channelMessages(modlogId)
+				.map((post) => post.embeds[0]?.title),
+		).toEqual(['#1 · Reply hidden by the safety filter', '#2 · Reply hidden by the safety filter']);
 		const lines = listLines(await listFlags(harness(), moderator));
 		expect(lines[0]).toMatch(new RegExp(`^\\*\\*#2\\*\\* · \`${second.id}\``));
 		expect(lines[1]).toMatch(new RegExp(`^\\*\\*#1\\*\\* · \`${first.id}\``));
@@ -54,7 +55,14 @@ describe('reasons and dismissal notices', () => {
 	it('keeps the reason given in the decision form and shows it in the view', async () => {
 		const { member, moderator } = freshServer(harness());
 		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
-		const form = await harness().discord.button({ customId: `flagged:review:${flag.id}`, user: moderator.user, guildId: moderator.guild.id, memberPermissions: moderator.permissions }).waitForAnswer();
+		const form = await harness()
+			.discord.button({
+				customId: `flagged:review:${flag.id}`,
+				user: moderator.user,
+				guildId: moderator.guild.id,
+				memberPermissions: moderator.permissions,
+			})
+			.waitForAnswer();
 		expect(form.modal?.title).toBe('Mark this flag reviewed');
 		const decided = await click(harness(), moderator, `flagged:review:${flag.id}`, '  Harmless: a quote from a novel. ');
 		expect(JSON.stringify(decided.original?.embeds)).toContain('Harmless: a quote from a novel.');
@@ -99,7 +107,9 @@ describe('/flagged stats', () => {
 		for (const n of [1, 2, 3]) flags.push(await makeFlag(harness(), member, { prompt: `p${n}`, text: `t${n}` }));
 		await click(harness(), moderator, `flagged:release:${flags[0]!.id}`);
 		await click(harness(), moderator, `flagged:dismiss:${flags[1]!.id}`);
-		const stats = await runSubcommand(harness(), moderator, 'flagged', 'stats', [{ type: ApplicationCommandOptionType.Integer, name: 'days', value: 3 }]);
+		const stats = await runSubcommand(harness(), moderator, 'flagged', 'stats', [
+			{ type: ApplicationCommandOptionType.Integer, name: 'days', value: 3 },
+		]);
 		const embed = stats.original?.embeds[0];
 		expect(embed?.title).toBe('Held answers · the last 3 days');
 		expect(embed?.description?.split('\n')).toEqual([

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
-import { ADMIN_PERMISSIONS, click, freshServer, listFlags, listLines, makeFlag, MODERATOR_PERMISSIONS, runSubcommand, viewFlag, type Where } from '../support/moderation.js';
+import {
+	ADMIN_PERMISSIONS,
+	click,
+	freshServer,
+	listFlags,
+	listLines,
+	makeFlag,
+	MODERATOR_PERMISSIONS,
+	runSubcommand,
+	viewFlag,
+	type Where,
+} from '../support/moderation.js';
 
 // Issue 23: a moderator reads their views in their own language, a server's mod-log follows the server's language
 // (Discord's guild_locale, or /settings language), and what reaches the member alone follows the member's.
@@ -28,8 +39,14 @@ describe("a moderator's views in the moderator's language", () => {
 		expect(buttons).toEqual(['公開', '却下', '確認済みにする']);
 
 		// The reason form and /flagged stats too.
-		const form = await harness().discord
-			.button({ customId: `flagged:release:${flag.id}`, user: moderator.user, guildId: guild.id, memberPermissions: moderator.permissions, locale: 'ja' })
+		const form = await harness()
+			.discord.button({
+				customId: `flagged:release:${flag.id}`,
+				user: moderator.user,
+				guildId: guild.id,
+				memberPermissions: moderator.permissions,
+				locale: 'ja',
+			})
 			.waitForAnswer();
 		expect(form.modal?.title).toBe('この回答を公開');
 		expect((await runSubcommand(harness(), moderator, 'flagged', 'stats')).original?.embeds[0]?.title).toBe('保留された回答 · 過去7日間');
@@ -48,7 +65,9 @@ describe("the mod-log in the server's language", () => {
 		// The admin reads their own answers in English, whatever the server's language.
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		expect((await runSubcommand(harness(), admin, 'settings', 'language')).original?.content).toMatch(/^Server language: \*\*French · Français\*\*, the server's own/);
+		expect((await runSubcommand(harness(), admin, 'settings', 'language')).original?.content).toMatch(
+			/^Server language: \*\*French · Français\*\*, the server's own/,
+		);
 
 		const flag = await makeFlag(harness(), member, { prompt: 'p1', text: 'La réponse' });
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the first mod-log post');
@@ -93,7 +112,10 @@ describe("a failed mod-log post, reported in the admin's language", () => {
 		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		harness().discord.failChannel(modlogId, 'missing-access');
 		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
-		await harness().discord.waitUntil(() => harness().logs.some((line) => line.includes('mod-log post failed') && line.includes(flag.id)), 'the failure in the log');
+		await harness().discord.waitUntil(
+			() => harness().logs.some((line) => line.includes('mod-log post failed') && line.includes(flag.id)),
+			'the failure in the log',
+		);
 		harness().discord.clearChannelFailure(modlogId);
 		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
 		expect(report.original?.content).toContain('前回のモデレーションログへの報告は');

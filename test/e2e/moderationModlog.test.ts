@@ -22,7 +22,9 @@ describe('mod-log', () => {
 		const { guild, member, moderator } = freshServer(harness());
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		const modlogId = guild.channels[1]!.id;
-		const set = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
+		const set = await runSubcommand(harness(), admin, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
+		]);
 		expectPrivateAndQuiet(set);
 		expect(set.original?.content).toContain(`Mod-log: <#${modlogId}>`);
 
@@ -50,20 +52,23 @@ describe('mod-log', () => {
 
 	it('refuses a channel where Veil cannot post, saying what is missing, and turns off when run bare', async () => {
 		const guild = harness().discord.addGuild({
-			channels: [
-				{ name: 'general' },
-				{ name: 'locked', permissionOverwrites: [] },
-			],
+			channels: [{ name: 'general' }, { name: 'locked', permissionOverwrites: [] }],
 		});
 		const locked = guild.channels[1]!.id;
-		harness().discord.setChannelOverwrites(locked, [{ id: guild.botRoleId, type: OverwriteType.Role, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks }]);
+		harness().discord.setChannelOverwrites(locked, [
+			{ id: guild.botRoleId, type: OverwriteType.Role, allow: 0n, deny: PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks },
+		]);
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
-		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: locked }]);
+		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: locked },
+		]);
 		expect(refused.original?.content).toContain('it lacks Send Messages and Embed Links there');
 		expect(refused.original?.content).toContain('Nothing was changed');
 		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 
-		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[0]!.id }]);
+		await runSubcommand(harness(), admin, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[0]!.id },
+		]);
 		const off = await runSubcommand(harness(), admin, 'settings', 'modlog');
 		expect(off.original?.content).toContain(`Mod-log: **off** (it was <#${guild.channels[0]!.id}>)`);
 		expect((await harness().bot.context.settings.get(guild.id)).modlogChannelId).toBeUndefined();
@@ -87,27 +92,47 @@ describe('mod-log', () => {
 		);
 
 		// The check of /settings modlog fetches the channel afresh: Veil must see it again before the setting saves.
-		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
+		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
+		]);
 		expect(refused.original?.content).toContain("can't see that channel");
 		harness().discord.clearChannelFailure(modlogId);
-		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
+		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
+		]);
 		expect(report.original?.content).toContain('The last mod-log report failed');
 		expect(report.original?.content).toContain('lost access');
-		const next = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
+		const next = await runSubcommand(harness(), admin, 'settings', 'modlog', [
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
+		]);
 		expect(next.original?.content).not.toContain('failed');
 	});
 
-	it('posts to the mod-log even when editing the member\'s hidden-reply notice fails', async () => {
+	it("posts to the mod-log even when editing the member's hidden-reply notice fails", async () => {
 		const { guild, member } = freshServer(harness());
 		const admin: Where = { user: makeUser('admin'), guild, permissions: ADMIN_PERMISSIONS };
 		const modlogId = guild.channels[1]!.id;
 		await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId }]);
 		await harness().linkMember(member.user.id);
-		harness().upstream.scriptGeneration({ json: generationResponse({ text: 'held back', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
+		harness().upstream.scriptGeneration({
+			json: generationResponse({ text: 'held back', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
+		});
 		// The notice edit is refused (as an expired interaction token would be); the error answer after it goes through.
-		harness().discord.injectRestFailure({ method: 'PATCH', pathIncludes: '/messages/@original', status: 404, body: { code: 10015, message: 'Unknown Webhook' }, times: 1 });
+		harness().discord.injectRestFailure({
+			method: 'PATCH',
+			pathIncludes: '/messages/@original',
+			status: 404,
+			body: { code: 10015, message: 'Unknown Webhook' },
+			times: 1,
+		});
 		await harness()
-			.discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'notice fails' }], user: member.user, guildId: guild.id, channelId: guild.channels[0]!.id })
+			.discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'notice fails' }],
+				user: member.user,
+				guildId: guild.id,
+				channelId: guild.channels[0]!.id,
+			})
 			.waitForAnswer();
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the mod-log post');
 		const flags = await harness().bot.context.flags.list(guild.id, 1, { pageSize: 10 });

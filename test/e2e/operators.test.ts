@@ -30,7 +30,9 @@ describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 	});
 
 	const ask = (user: APIUser, prompt: string) =>
-		harness.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+		harness.discord
+			.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] })
+			.waitForAnswer(10_000);
 
 	it('answers /healthz, and /readyz once every shard Discord recommended is READY and the store answers', async () => {
 		expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -46,7 +48,9 @@ describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 
 		harness.upstream.scriptGeneration({ json: safeResponse('a fine answer') });
 		expect((await ask(linked, 'shown prompt canary')).original?.content).toBe('a fine answer');
-		harness.upstream.scriptGeneration({ json: generationResponse({ text: 'held', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'HIGH' }) }) });
+		harness.upstream.scriptGeneration({
+			json: generationResponse({ text: 'held', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'HIGH' }) }),
+		});
 		expect((await ask(linked, 'hidden prompt')).original?.content).toMatch(/hidden/i);
 		expect((await ask(makeUser('unlinked'), 'refused prompt')).original?.content).toMatch(/link/i);
 		harness.upstream.scriptGeneration({ status: 401, json: { error: { code: 401 } } });
@@ -61,7 +65,14 @@ describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 			after = await samples(port);
 			return moved('shown') > 0;
 		}, 'the shown ask counted');
-		expect({ shown: moved('shown'), hidden: moved('hidden'), refused: moved('refused'), error: moved('error'), busy: moved('busy'), limited: moved('limited') }).toEqual({
+		expect({
+			shown: moved('shown'),
+			hidden: moved('hidden'),
+			refused: moved('refused'),
+			error: moved('error'),
+			busy: moved('busy'),
+			limited: moved('limited'),
+		}).toEqual({
 			shown: 1,
 			hidden: 1,
 			refused: 2,

@@ -1,4 +1,10 @@
-import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import {
+	ApplicationCommandOptionType,
+	ApplicationCommandType,
+	ApplicationIntegrationType,
+	InteractionContextType,
+	PermissionFlagsBits,
+} from 'discord.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject, npmScript, procfileCommand, runCompiled, runScript, type BotProcess } from '../support/botProcess.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
@@ -67,14 +73,17 @@ describe('the production start', () => {
 		expect(npmScript('prestart')).toBe('npm run build');
 	});
 
-	it('answers /ask when started as the Procfile\'s worker, and on SIGTERM finishes the answer in flight and exits 0', async () => {
+	it("answers /ask when started as the Procfile's worker, and on SIGTERM finishes the answer in flight and exits 0", async () => {
 		services = await startTestServices({ REQUIRE_LINK: 'false', LOG_LEVEL: 'info' });
 		const { discord, upstream } = services;
 		const bot = track(runCompiled(procfileCommand('worker').slice(1), services.env));
 		await bot.waitForLine(/connected to Discord/);
 
 		upstream.scriptGeneration({ json: safeResponse('slow answer'), delayMs: 800 });
-		const inFlight = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'take your time' }] });
+		const inFlight = discord.slashCommand({
+			name: 'ask',
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'take your time' }],
+		});
 		await inFlight.waitFor((state) => state.callbacks.length > 0);
 		await upstream.waitForRequests(1);
 		bot.child.kill('SIGTERM');
@@ -93,7 +102,7 @@ describe('the production start', () => {
 });
 
 describe('deploy-commands', () => {
-	it('registers the registry\'s commands in one guild when DISCORD_GUILD_ID is set', async () => {
+	it("registers the registry's commands in one guild when DISCORD_GUILD_ID is set", async () => {
 		services = await startTestServices();
 		const guildId = services.discord.defaultGuild.id;
 		const deploy = run('src/deployCommands.ts', { ...services.env, DISCORD_GUILD_ID: guildId });
@@ -118,28 +127,43 @@ describe('deploy-commands', () => {
 		const askVeil = commands.find((command) => command.name === 'Ask Veil');
 		expect(askVeil).toMatchObject({ type: ApplicationCommandType.Message, description: '', contexts: EVERYWHERE });
 		expect(askVeil?.options).toBeUndefined();
-		expect(commands.filter((command) => command.type === ApplicationCommandType.ChatInput).map((command) => command.name)).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
-		for (const [name, permission] of [['flagged', String(PermissionFlagsBits.ManageMessages)], ['settings', String(PermissionFlagsBits.ManageGuild)]] as const) {
+		expect(commands.filter((command) => command.type === ApplicationCommandType.ChatInput).map((command) => command.name)).toEqual(
+			expect.arrayContaining(['ask', 'link', 'unlink']),
+		);
+		for (const [name, permission] of [
+			['flagged', String(PermissionFlagsBits.ManageMessages)],
+			['settings', String(PermissionFlagsBits.ManageGuild)],
+		] as const) {
 			if (byName.has(name)) expect(byName.get(name)?.default_member_permissions).toBe(permission);
 		}
 	});
 
-	it('registers globally without DISCORD_GUILD_ID, the members\' commands installable to accounts and usable in DMs', async () => {
+	it("registers globally without DISCORD_GUILD_ID, the members' commands installable to accounts and usable in DMs", async () => {
 		services = await startTestServices();
 		const deploy = run('src/deployCommands.ts', services.env);
 		expect(await deploy.exited).toBe(0);
 		expect(deploy.stdout.join('\n')).toMatch(/Registered \d+ commands \(global\)/);
 		expect(deploy.stdout.join('\n')).not.toMatch(/DISCORD_GUILD_ID/);
 		// What deploy-commands sent, as Discord received it.
-		const put = services.discord.requests.find((request) => request.method === 'PUT' && request.path.endsWith(`/applications/${services?.discord.applicationId}/commands`));
-		const sent = new Map((put?.json as Array<{ name: string; integration_types?: number[]; contexts?: number[] }>).map((command) => [command.name, command]));
+		const put = services.discord.requests.find(
+			(request) => request.method === 'PUT' && request.path.endsWith(`/applications/${services?.discord.applicationId}/commands`),
+		);
+		const sent = new Map(
+			(put?.json as Array<{ name: string; integration_types?: number[]; contexts?: number[] }>).map((command) => [command.name, command]),
+		);
 		for (const name of ['ask', 'Ask Veil', 'link', 'unlink']) {
 			expect(sent.get(name), name).toMatchObject({ integration_types: GUILD_AND_USER, contexts: EVERYWHERE });
 		}
 		for (const name of ['flagged', 'settings']) {
-			expect(sent.get(name), name).toMatchObject({ integration_types: [ApplicationIntegrationType.GuildInstall], contexts: [InteractionContextType.Guild] });
+			expect(sent.get(name), name).toMatchObject({
+				integration_types: [ApplicationIntegrationType.GuildInstall],
+				contexts: [InteractionContextType.Guild],
+			});
 		}
-		expect(services.discord.registeredCommands().find((command) => command.name === 'ask')).toMatchObject({ integration_types: GUILD_AND_USER, contexts: EVERYWHERE });
+		expect(services.discord.registeredCommands().find((command) => command.name === 'ask')).toMatchObject({
+			integration_types: GUILD_AND_USER,
+			contexts: EVERYWHERE,
+		});
 	});
 
 	it('explains a rejected token and exits 1', async () => {

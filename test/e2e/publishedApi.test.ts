@@ -32,7 +32,9 @@ describe("the local Discord holds requests to Discord's published API", () => {
 
 	it('answers 404 to a route Discord does not have, and records it', async () => {
 		expect((await send('GET', '/channels/1/nonsense')).status).toBe(404);
-		expect(discord.takeApiViolations()).toEqual([{ where: 'GET /channels/1/nonsense', problems: ["GET /channels/1/nonsense is not a route of Discord's API"] }]);
+		expect(discord.takeApiViolations()).toEqual([
+			{ where: 'GET /channels/1/nonsense', problems: ["GET /channels/1/nonsense is not a route of Discord's API"] },
+		]);
 	});
 
 	it('refuses a query parameter Discord does not name, and one of the wrong kind', async () => {
@@ -50,7 +52,12 @@ describe("the local Discord holds requests to Discord's published API", () => {
 	});
 
 	it('takes a permission bit set as a string, as Discord documents it, though the description types it as a number', async () => {
-		const command = { name: 'ask', description: 'Ask', type: ApplicationCommandType.ChatInput, default_member_permissions: String(PermissionFlagsBits.ManageMessages) };
+		const command = {
+			name: 'ask',
+			description: 'Ask',
+			type: ApplicationCommandType.ChatInput,
+			default_member_permissions: String(PermissionFlagsBits.ManageMessages),
+		};
 		expect((await send('PUT', `/applications/${discord.applicationId}/commands`, [command])).status).toBe(200);
 		expect(discord.takeApiViolations()).toEqual([]);
 	});

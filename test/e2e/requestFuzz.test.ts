@@ -38,14 +38,19 @@ describe('malformed requests to the ports Veil opens', () => {
 	const healthz = async (port: number) => (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
 
 	it("leave the bot's operators' endpoint answering, the bot running and answering members", async () => {
-		await sendAll(operatorPort, URL_CRASHERS.map((text) => Buffer.from(text)));
+		await sendAll(
+			operatorPort,
+			URL_CRASHERS.map((text) => Buffer.from(text)),
+		);
 		await sendAll(operatorPort, malformedRequests(2500, 19));
 		expect(await healthz(operatorPort)).toBe(200);
 		expect((await fetch(`http://127.0.0.1:${operatorPort}/readyz`)).status).toBe(200);
 		expect(bot.child.exitCode).toBeNull();
 
 		services.upstream.setDefaultGeneration({ json: safeResponse('still here') });
-		const asked = await services.discord.slashCommand({ name: 'ask', user: makeUser('after'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] }).waitForAnswer(30_000);
+		const asked = await services.discord
+			.slashCommand({ name: 'ask', user: makeUser('after'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] })
+			.waitForAnswer(30_000);
 		expect(asked.original?.content).toBe('still here');
 	}, 60_000);
 

@@ -15,7 +15,11 @@ const harness = useHarness({
 });
 
 function ask(prompt: string) {
-	return harness().discord.slashCommand({ name: 'ask', user: makeUser('asker'), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
+	return harness().discord.slashCommand({
+		name: 'ask',
+		user: makeUser('asker'),
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+	});
 }
 
 function interactionHandlerCount(): number {

@@ -44,7 +44,8 @@ describe('npm run rest-proxy with REST_PROXY_SECRET', () => {
 		await services?.stop();
 	});
 
-	const gatewayBot = (headers: Record<string, string>) => fetch(`${proxy.apiUrl}/v10/gateway/bot`, { headers: { authorization: `Bot ${services.discord.token}`, ...headers } });
+	const gatewayBot = (headers: Record<string, string>) =>
+		fetch(`${proxy.apiUrl}/v10/gateway/bot`, { headers: { authorization: `Bot ${services.discord.token}`, ...headers } });
 	const gatewayRequests = () => services.discord.requests.filter((request) => request.path === '/gateway/bot').length;
 
 	it('refuses a request without the secret, or with another, and never forwards it', async () => {
@@ -65,7 +66,7 @@ describe('npm run rest-proxy with REST_PROXY_SECRET', () => {
 		expect(services.discord.requests.some((request) => PROXY_SECRET_HEADER in request.headers)).toBe(false);
 	});
 
-	it("answers 150 members at once through the proxy, no answer held for the 50-a-second global limit", async () => {
+	it('answers 150 members at once through the proxy, no answer held for the 50-a-second global limit', async () => {
 		const { discord, upstream } = services;
 		const logFrom = proxy.process.stdout.length;
 		const since = discord.requests.length;
@@ -75,7 +76,13 @@ describe('npm run rest-proxy with REST_PROXY_SECRET', () => {
 		}));
 		const states = await Promise.all(
 			Array.from({ length: 150 }, (_, n) =>
-				discord.slashCommand({ name: 'ask', user: makeUser(`member ${n}`), options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `question ${n}` }] }).waitForAnswer(30_000),
+				discord
+					.slashCommand({
+						name: 'ask',
+						user: makeUser(`member ${n}`),
+						options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `question ${n}` }],
+					})
+					.waitForAnswer(30_000),
 			),
 		);
 		expect(states.map((state) => state.original?.content).sort()).toEqual(Array.from({ length: 150 }, (_, n) => `Answer to: question ${n}`).sort());

@@ -29,7 +29,16 @@ describe('npm run sandbox', () => {
 		const context: BrowserContext = await chromium.launchPersistentContext(profile, {
 			executablePath: CHROMIUM,
 			headless: true,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
 			viewport: { width: 1280, height: 760 },
 		});
 		try {
@@ -64,7 +73,10 @@ describe('npm run sandbox', () => {
 			await shot('answer');
 
 			// Follow up: a button that opens a form; the answer continues the conversation.
-			await page.locator('.message', { hasText: 'You asked: “What is a good name for a grey cat?”' }).getByRole('button', { name: t('en-US', 'members.conversation.followUpButton') }).click();
+			await page
+				.locator('.message', { hasText: 'You asked: “What is a good name for a grey cat?”' })
+				.getByRole('button', { name: t('en-US', 'members.conversation.followUpButton') })
+				.click();
 			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'members.conversation.formTitle'));
 			await dialog.locator('textarea, input').first().fill('Shorter, please');
 			await dialog.locator('#modal-submit').click();
@@ -108,7 +120,10 @@ describe('npm run sandbox', () => {
 			// Ask Veil from a message's Apps menu, as the member, with the ratings clear again.
 			await page.locator('#person-select').selectOption('member');
 			await chooseModel(page, url, { rating: null, delayMs: 0, failure: 'none' }, () => page.locator('input[name="rating"][value="clear"]').check());
-			const question = page.locator('.message', { hasText: 'What is a good name for a grey cat?' }).filter({ hasNot: page.locator('.used-by') }).first();
+			const question = page
+				.locator('.message', { hasText: 'What is a good name for a grey cat?' })
+				.filter({ hasNot: page.locator('.used-by') })
+				.first();
 			await question.hover();
 			await question.locator('.apps-button').click();
 			await page.getByRole('menuitem', { name: 'Ask Veil' }).click();
@@ -126,7 +141,10 @@ describe('npm run sandbox', () => {
 
 	test("the model panel's choices reach the wire between Veil and the model, and Veil acts on them", async () => {
 		const call = async (path: string, body?: unknown) => {
-			const response = await fetch(new URL(path, url), body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			const response = await fetch(
+				new URL(path, url),
+				body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+			);
 			expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
 			return response.json() as Promise<Record<string, unknown>>;
 		};
@@ -136,16 +154,32 @@ describe('npm run sandbox', () => {
 		const shown = async (check: (m: Shown) => boolean) => {
 			let found: Shown | undefined;
 			await expect
-				.poll(async () => (found = ((await call(`api/messages?person=manager&channel=${general}`)) as unknown as { messages: Shown[] }).messages.find(check)), { timeout: 20_000 })
+				.poll(
+					async () =>
+						(found = ((await call(`api/messages?person=manager&channel=${general}`)) as unknown as { messages: Shown[] }).messages.find(check)),
+					{ timeout: 20_000 },
+				)
 				.toBeTruthy();
 			return found as Shown;
 		};
 		const exchangesOf = async (prompt: string) =>
-			((await call('api/model')) as { exchanges: Array<{ prompt?: string; status: number; answer?: { candidates?: Array<{ safetyRatings: unknown[] }> } }> }).exchanges.filter((x) => x.prompt === prompt);
-		const opened = (await call('api/command', { person: 'manager', channelId: general, name: 'link', options: [] })) as { modal?: { custom_id: string } };
+			(
+				(await call('api/model')) as {
+					exchanges: Array<{ prompt?: string; status: number; answer?: { candidates?: Array<{ safetyRatings: unknown[] }> } }>;
+				}
+			).exchanges.filter((x) => x.prompt === prompt);
+		const opened = (await call('api/command', { person: 'manager', channelId: general, name: 'link', options: [] })) as {
+			modal?: { custom_id: string };
+		};
 		await call('api/modal', { person: 'manager', customId: opened.modal?.custom_id, fields: { email: 'max@example.com', password: 'sandbox' } });
 		await shown((m) => m.usedBy?.name === 'Max' && m.content.includes('Linked to'));
-		const ask = (prompt: string) => call('api/command', { person: 'manager', channelId: general, name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] });
+		const ask = (prompt: string) =>
+			call('api/command', {
+				person: 'manager',
+				channelId: general,
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+			});
 
 		await call('api/model', { rating: { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', level: 'MEDIUM' }, delayMs: 0, failure: 'none' });
 		await ask('How do fireworks work?');
@@ -162,17 +196,29 @@ describe('npm run sandbox', () => {
 
 		// A file picked for /ask goes to the local Discord's CDN, and Veil reads it from there into the prompt.
 		const file = { filename: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('The grey cat is called Pebble.').toString('base64') };
-		const options = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'What is the cat called?' }, { type: ApplicationCommandOptionType.Attachment, name: 'file', value: 'file:file' }];
+		const options = [
+			{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'What is the cat called?' },
+			{ type: ApplicationCommandOptionType.Attachment, name: 'file', value: 'file:file' },
+		];
 		await call('api/command', { person: 'manager', channelId: general, name: 'ask', options, files: { file } });
 		await expect
-			.poll(async () => ((await call('api/model')) as { exchanges: Array<{ files?: string[] }> }).exchanges.some((x) => x.files?.some((f) => f.includes('called Pebble'))), { timeout: 20_000 })
+			.poll(
+				async () =>
+					((await call('api/model')) as { exchanges: Array<{ files?: string[] }> }).exchanges.some((x) =>
+						x.files?.some((f) => f.includes('called Pebble')),
+					),
+				{ timeout: 20_000 },
+			)
 			.toBe(true);
 	}, 60_000);
 
 	test('SIGINT stops every process the sandbox started', async () => {
 		const pid = sandbox.child.pid as number;
 		const started = descendantsOf(pid);
-		expect(started.some((p) => p.command.includes('dist/src/main.js')), `Veil runs below the sandbox: ${JSON.stringify(started)}`).toBe(true);
+		expect(
+			started.some((p) => p.command.includes('dist/src/main.js')),
+			`Veil runs below the sandbox: ${JSON.stringify(started)}`,
+		).toBe(true);
 		process.kill(pid, 'SIGINT');
 		expect(await sandbox.exited).toBe(0);
 		const deadline = Date.now() + 5000;

@@ -13,7 +13,11 @@ function generate(model: LocalModel, prompt: string, options: { key?: string; si
 }
 
 interface Rated {
-	candidates: Array<{ content: { parts: Array<{ text: string }> }; finishReason: string; safetyRatings: Array<{ category: string; probability: string }> }>;
+	candidates: Array<{
+		content: { parts: Array<{ text: string }> };
+		finishReason: string;
+		safetyRatings: Array<{ category: string; probability: string }>;
+	}>;
 	promptFeedback: { safetyRatings: Array<{ category: string; probability: string }> };
 }
 

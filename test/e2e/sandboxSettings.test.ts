@@ -74,8 +74,18 @@ describe('the sandbox refuses a Discord that is not its own', () => {
 	test('the real model service needs its four names together', () => {
 		expect(readSettings({}).realModel).toBeUndefined();
 		expect(() => readSettings({ GENERATION_BASE_URL: 'https://model.example' })).toThrow(/GENERATION_API_KEY, AUTH_BASE_URL, AUTH_PATH_PREFIX/);
-		const real = readSettings({ GENERATION_BASE_URL: 'https://model.example', GENERATION_API_KEY: 'k', AUTH_BASE_URL: 'https://auth.example', AUTH_PATH_PREFIX: 'p' }).realModel;
-		expect(real?.env).toEqual({ GENERATION_BASE_URL: 'https://model.example', GENERATION_API_KEY: 'k', AUTH_BASE_URL: 'https://auth.example', AUTH_PATH_PREFIX: 'p' });
+		const real = readSettings({
+			GENERATION_BASE_URL: 'https://model.example',
+			GENERATION_API_KEY: 'k',
+			AUTH_BASE_URL: 'https://auth.example',
+			AUTH_PATH_PREFIX: 'p',
+		}).realModel;
+		expect(real?.env).toEqual({
+			GENERATION_BASE_URL: 'https://model.example',
+			GENERATION_API_KEY: 'k',
+			AUTH_BASE_URL: 'https://auth.example',
+			AUTH_PATH_PREFIX: 'p',
+		});
 	});
 });
 
@@ -103,7 +113,12 @@ describe("Veil's environment in the sandbox", () => {
 	test('with the real service named, its names pass through and only Discord is local', async () => {
 		const { discord, world } = await startWorld();
 		try {
-			const real = { GENERATION_BASE_URL: 'https://model.example', GENERATION_API_KEY: 'key', AUTH_BASE_URL: 'https://auth.example', AUTH_PATH_PREFIX: 'tenant' };
+			const real = {
+				GENERATION_BASE_URL: 'https://model.example',
+				GENERATION_API_KEY: 'key',
+				AUTH_BASE_URL: 'https://auth.example',
+				AUTH_PATH_PREFIX: 'tenant',
+			};
 			const env = veilEnvironment(discord, world, undefined, readSettings({ ...real, DISCORD_TOKEN: 'a-real-bot-token' }), '/tmp/x');
 			expect(env).toMatchObject({ ...real, DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
 			expect(Object.values(env)).not.toContain('a-real-bot-token');

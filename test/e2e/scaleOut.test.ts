@@ -57,7 +57,14 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 	it("runs each process's slice of the recommended shards, identifying each shard once", () => {
 		const shards = services.discord.identifies.map((identify) => identify.shard);
 		expect(shards).toHaveLength(4);
-		expect(shards).toEqual(expect.arrayContaining([[0, 4], [1, 4], [2, 4], [3, 4]]));
+		expect(shards).toEqual(
+			expect.arrayContaining([
+				[0, 4],
+				[1, 4],
+				[2, 4],
+				[3, 4],
+			]),
+		);
 		expect(shardOf(guildOfFirst.id, 4)).toBe(0);
 		expect(shardOf(guildOfSecond.id, 4)).toBe(3);
 		// Every REST call went through the one proxy.
@@ -67,11 +74,19 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 	it('lets a member link in a server of one process and ask in a server of the other', async () => {
 		const { discord, upstream } = services;
 		upstream.addAccount('traveller@example.com', 'pw');
-		const linked = await answer(discord.modalSubmit({ customId: 'link:submit', fields: { email: 'traveller@example.com', password: 'pw' }, ...inGuild(guildOfFirst, member) }));
+		const linked = await answer(
+			discord.modalSubmit({ customId: 'link:submit', fields: { email: 'traveller@example.com', password: 'pw' }, ...inGuild(guildOfFirst, member) }),
+		);
 		expect(linked.original?.content).toMatch(/Linked/);
 
 		upstream.scriptGeneration({ json: safeResponse('answered by the other process') });
-		const asked = await answer(discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hello' }], ...inGuild(guildOfSecond, member) }));
+		const asked = await answer(
+			discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hello' }],
+				...inGuild(guildOfSecond, member),
+			}),
+		);
 		expect(asked.original?.content).toBe('answered by the other process');
 		const [generate] = upstream.requests.filter((request) => request.endpoint === 'generate');
 		expect(generate?.headers['x-session-token']).toBe(upstream.tokensOf('traveller@example.com')?.sessionToken);
@@ -85,31 +100,53 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 			const set = await answer(
 				discord.slashCommand({
 					name: 'settings',
-					options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'modlog', options: [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlog.id }] }],
+					options: [
+						{
+							type: ApplicationCommandOptionType.Subcommand,
+							name: 'modlog',
+							options: [{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlog.id }],
+						},
+					],
 					...inGuild(guild, makeUser('admin'), ADMIN_PERMISSIONS),
 				}),
 			);
 			expect(set.original?.content).toContain(`Mod-log: <#${modlog.id}>`);
 
-			upstream.scriptGeneration({ json: generationResponse({ text: `held in ${which}`, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'HIGH' }) }) });
-			const hidden = await answer(discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'tell me' }], ...inGuild(guild, member) }));
+			upstream.scriptGeneration({
+				json: generationResponse({ text: `held in ${which}`, candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'HIGH' }) }),
+			});
+			const hidden = await answer(
+				discord.slashCommand({
+					name: 'ask',
+					options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'tell me' }],
+					...inGuild(guild, member),
+				}),
+			);
 			const flagId = /Reference for moderators: `([a-z0-9]+)`/.exec(hidden.original?.content ?? '')?.[1];
 			expect(flagId).toBeDefined();
 			await discord.waitUntil(() => discord.channelMessages(modlog.id).length === 1, 'the mod-log post', 10_000);
 			expect(JSON.stringify(discord.channelMessages(modlog.id)[0]?.components)).toContain(`flagged:view:${flagId}`);
 
-			const listed = await answer(discord.slashCommand({ name: 'flagged', options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'list' }], ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+			const listed = await answer(
+				discord.slashCommand({
+					name: 'flagged',
+					options: [{ type: ApplicationCommandOptionType.Subcommand, name: 'list' }],
+					...inGuild(guild, moderator, MODERATOR_PERMISSIONS),
+				}),
+			);
 			expect(listed.original?.embeds[0]?.description).toContain(flagId);
 
 			// Release opens its form; the submit decides.
 			const release = async () => {
 				const form = await answer(discord.button({ customId: `flagged:release:${flagId}`, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
-				return answer(discord.modalSubmit({ customId: form.modal?.custom_id ?? '', fields: { reason: '' }, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }));
+				return answer(
+					discord.modalSubmit({ customId: form.modal?.custom_id ?? '', fields: { reason: '' }, ...inGuild(guild, moderator, MODERATOR_PERMISSIONS) }),
+				);
 			};
 			const released = await release();
 			expect(released.original?.content).toMatch(/Released/);
 			const again = await release();
-			expect(JSON.stringify(again.original)).toContain("was already released");
+			expect(JSON.stringify(again.original)).toContain('was already released');
 			const posts = discord.channelMessages(general.id).filter((message) => message.content.includes(`held in ${which}`));
 			expect(posts).toHaveLength(1);
 
@@ -125,7 +162,13 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 		first.child.kill('SIGTERM');
 		expect(await first.exited).toBe(0);
 		upstream.scriptGeneration({ json: safeResponse('still here') });
-		const asked = await answer(discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'anyone?' }], ...inGuild(guildOfSecond, member) }));
+		const asked = await answer(
+			discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'anyone?' }],
+				...inGuild(guildOfSecond, member),
+			}),
+		);
 		expect(asked.original?.content).toBe('still here');
 		expect(second.child.exitCode).toBeNull();
 	});

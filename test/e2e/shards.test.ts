@@ -28,12 +28,23 @@ describe('shards of one process', () => {
 		const guilds = [0, 1, 2, 3].map((shard) => discord.addGuild({ id: guildIdOnShard(shard, 4) }));
 		const bot = run({ ...services.env, SHARD_COUNT: '', SHARD_IDS: '', SHARDS: '' });
 		await bot.waitForLine(/connected to Discord/, 25_000);
-		expect(discord.identifies.map((identify) => identify.shard)).toEqual(expect.arrayContaining([[0, 4], [1, 4], [2, 4], [3, 4]]));
+		expect(discord.identifies.map((identify) => identify.shard)).toEqual(
+			expect.arrayContaining([
+				[0, 4],
+				[1, 4],
+				[2, 4],
+				[3, 4],
+			]),
+		);
 
 		for (const [shard, guild] of guilds.entries()) {
 			upstream.scriptGeneration({ json: safeResponse(`from shard ${shard}`) });
 			const state = await discord
-				.slashCommand({ name: 'ask', guildId: guild.id, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'which shard?' }] })
+				.slashCommand({
+					name: 'ask',
+					guildId: guild.id,
+					options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'which shard?' }],
+				})
 				.waitForAnswer(10_000);
 			expect(state.original?.content).toBe(`from shard ${shard}`);
 		}

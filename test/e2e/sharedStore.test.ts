@@ -16,7 +16,10 @@ const GUILD = '100000000000000001';
 const dir = mkdtempSync(join(tmpdir(), 'veil-shared-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const stores = [['a SQLite file', () => `sqlite://${join(dir, 'shared.sqlite')}`], ['Redis', testRedisUrl]] as const;
+const stores = [
+	['a SQLite file', () => `sqlite://${join(dir, 'shared.sqlite')}`],
+	['Redis', testRedisUrl],
+] as const;
 
 // Real processes, each with its own connections, meeting in one store: what two bot processes do.
 describe.each(stores)('two processes deciding and creating flags in %s', (_kind, makeUrl) => {

@@ -9,7 +9,11 @@ it('answers an /ask still waiting on the upstream when the shutdown grace runs o
 	const user = makeUser('unlucky');
 	await harness().linkMember(user.id);
 	harness().upstream.scriptGeneration({ hang: true });
-	const handle = harness().discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'never mind' }] });
+	const handle = harness().discord.slashCommand({
+		name: 'ask',
+		user,
+		options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'never mind' }],
+	});
 	await harness().upstream.waitForRequests(1);
 	await handle.waitFor((state) => state.callbacks.length > 0);
 

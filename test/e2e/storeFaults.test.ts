@@ -17,7 +17,9 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 		harness.upstream.addAccount('patient@example.com', 'pw');
 		// The member links as they would, through /link and its form: this process then knows them as linked.
 		await harness.discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
-		const linked = await harness.discord.modalSubmit({ customId: 'link:submit', fields: { email: 'patient@example.com', password: 'pw' }, user: member }).waitForAnswer();
+		const linked = await harness.discord
+			.modalSubmit({ customId: 'link:submit', fields: { email: 'patient@example.com', password: 'pw' }, user: member })
+			.waitForAnswer();
 		if (!/Linked/.test(linked.original?.content ?? '')) throw new Error(`the member could not link: ${linked.original?.content}`);
 	});
 	afterAll(async () => {
@@ -42,7 +44,11 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 			// This process knows the member as linked, so the ask is deferred before the store is read (see
 			// EarlyDeferral): the public "thinking…" goes, and the answer comes to them alone.
 			const state = await harness.discord
-				.slashCommand({ name: 'ask', user: member, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'are you there?' }] })
+				.slashCommand({
+					name: 'ask',
+					user: member,
+					options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'are you there?' }],
+				})
 				.waitFor((current) => current.followUps.length > 0, 5000);
 			expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
 			const answer = state.followUps.at(-1);

@@ -8,7 +8,9 @@ import { lockSqliteFile } from '../support/sqliteLock.js';
 import { ADMIN_PERMISSIONS, freshServer, makeFlag, runSubcommand } from '../support/moderation.js';
 
 const ask = (harness: Harness, user: APIUser, prompt: string) =>
-	harness.discord.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] }).waitForAnswer(10_000);
+	harness.discord
+		.slashCommand({ name: 'ask', user, options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }] })
+		.waitForAnswer(10_000);
 
 const unlink = (harness: Harness, user: APIUser) => harness.discord.slashCommand({ name: 'unlink', user }).waitForAnswer(10_000);
 
@@ -49,7 +51,16 @@ describe('a write while Redis is down (a Redis of its own, restarted on its file
 
 		await redis.resume();
 		// The first read that answers comes after anything the client had held back for the reconnection.
-		await expect.poll(() => harness.bot.context.accounts.find(keeper.id).then(() => true, () => false), { timeout: 15_000 }).toBe(true);
+		await expect
+			.poll(
+				() =>
+					harness.bot.context.accounts.find(keeper.id).then(
+						() => true,
+						() => false,
+					),
+				{ timeout: 15_000 },
+			)
+			.toBe(true);
 
 		expect((await ask(harness, keeper, 'after')).original?.content).toBe('Answer to: after');
 		expect((await ask(harness, newcomer, 'after')).original?.content).toMatch(/Link your account first/);
@@ -95,13 +106,21 @@ describe('a write while another process locks the SQLite file', () => {
 		await harness.linkMember(leaving.id);
 		await harness.linkMember(asker.user.id);
 		harness.upstream.addAccount('after-lock@example.com', 'pw');
-		const limits = (asksPerDay: number) => runSubcommand(harness, admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: asksPerDay }]);
+		const limits = (asksPerDay: number) =>
+			runSubcommand(harness, admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: asksPerDay }]);
 
 		const lock = await lockSqliteFile(harness.sqliteFile);
 		let during;
 		try {
 			// A delete, a settings change and a hidden answer (its counter, its flag and the flag's index) meet the lock.
-			during = await Promise.all([unlink(harness, leaving), limits(7), makeFlag(harness, asker, { prompt: 'under the lock', text: 'hidden under the lock' }).then(({ answer }) => answer, () => undefined)]);
+			during = await Promise.all([
+				unlink(harness, leaving),
+				limits(7),
+				makeFlag(harness, asker, { prompt: 'under the lock', text: 'hidden under the lock' }).then(
+					({ answer }) => answer,
+					() => undefined,
+				),
+			]);
 		} finally {
 			await lock.release();
 		}

@@ -49,7 +49,9 @@ export function waitForFinalAnswer(handle: InteractionHandle, timeoutMs = 10_000
 /** The edits of the interaction's "thinking…" message, in order, as sent. */
 export function editsOf(harness: Harness, handle: InteractionHandle): string[] {
 	return harness.discord.requests
-		.filter((request: RecordedRequest) => request.method === 'PATCH' && request.path.includes(handle.token) && request.path.endsWith('/messages/@original'))
+		.filter(
+			(request: RecordedRequest) => request.method === 'PATCH' && request.path.includes(handle.token) && request.path.endsWith('/messages/@original'),
+		)
 		.map((request) => String((request.json as { content?: unknown } | undefined)?.content ?? ''));
 }
 

@@ -33,7 +33,10 @@ export function runScript(script: string, env: Record<string, string>): BotProce
  * (`dist/src/main.js`) is taken from the project's root, so a compiled entry runs as the Procfile runs it.
  */
 export function runCompiled(args: readonly string[], env: Record<string, string>): BotProcess {
-	return runNode(args.map((arg) => (arg.startsWith('-') ? arg : join(ROOT, arg))), env);
+	return runNode(
+		args.map((arg) => (arg.startsWith('-') ? arg : join(ROOT, arg))),
+		env,
+	);
 }
 
 function runNode(args: string[], env: Record<string, string>): BotProcess {
@@ -113,7 +116,10 @@ export function procfileCommand(processType: string): string[] {
 		.split('\n')
 		.find((candidate) => candidate.startsWith(`${processType}:`));
 	if (line === undefined) throw new Error(`the Procfile has no ${processType}: line`);
-	return line.slice(processType.length + 1).trim().split(/\s+/);
+	return line
+		.slice(processType.length + 1)
+		.trim()
+		.split(/\s+/);
 }
 
 /** The command of an npm script of the project. */

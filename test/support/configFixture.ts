@@ -13,7 +13,10 @@ export const VALID_ENV = {
 } as const;
 
 /** The problems a parser reports for `env`; fails the test when it reports none. */
-export function problemsOf(env: Record<string, string | undefined>, parse: (env: Record<string, string | undefined>) => unknown = parseConfig): string[] {
+export function problemsOf(
+	env: Record<string, string | undefined>,
+	parse: (env: Record<string, string | undefined>) => unknown = parseConfig,
+): string[] {
 	try {
 		parse(env);
 	} catch (error) {

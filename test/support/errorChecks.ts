@@ -4,10 +4,7 @@ import { VeilError } from '../../src/errors/veilError.js';
 import { render } from '../../src/i18n/translate.js';
 
 /** The error `promise` rejects with, checked to be an instance of `kind`. */
-export async function rejectionOf<T extends Error>(
-	promise: Promise<unknown>,
-	kind: abstract new (...args: never[]) => T,
-): Promise<T> {
+export async function rejectionOf<T extends Error>(promise: Promise<unknown>, kind: abstract new (...args: never[]) => T): Promise<T> {
 	const error = await promise.then(
 		() => undefined,
 		(caught: unknown) => caught,
@@ -20,9 +17,7 @@ export async function rejectionOf<T extends Error>(
 export function loggable(error: unknown): string {
 	const { message, stack, cause } = error as Error & { cause?: Error };
 	const answer = error instanceof VeilError ? answerOf(error) : undefined;
-	return [message, stack, answer, cause?.message, cause?.stack, inspect(error, { depth: 10 }), JSON.stringify(error)].join(
-		'\n',
-	);
+	return [message, stack, answer, cause?.message, cause?.stack, inspect(error, { depth: 10 }), JSON.stringify(error)].join('\n');
 }
 
 /** What the member reads of a Veil error, rendered in en-US, the source every other locale translates. */

@@ -123,7 +123,14 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 	try {
 		services = await startTestServices(
 			// The operators' endpoint on a free port (the bot logs which), read at the end.
-			{ STORE_URL: redis.url, GENERATION_TIMEOUT_MS: String(TIMEOUT_MS), ASK_MEMBER_PER_MINUTE: '6', LOG_LEVEL: 'debug', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' },
+			{
+				STORE_URL: redis.url,
+				GENERATION_TIMEOUT_MS: String(TIMEOUT_MS),
+				ASK_MEMBER_PER_MINUTE: '6',
+				LOG_LEVEL: 'debug',
+				METRICS_PORT: '0',
+				METRICS_HOST: '127.0.0.1',
+			},
 			{ interactionDeadlineMs: 3000 },
 		);
 		const { discord, upstream } = services;
@@ -140,10 +147,16 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		let stopping = false;
 		const exitedEarly = botProcess.exited.then((code) => !stopping && code !== undefined);
 
-		const command = (user: APIUser, name: string, options: APIApplicationCommandInteractionDataOption[], extra: { memberPermissions?: bigint } = {}) =>
-			discord.slashCommand({ name, options, user, ...inGuild, ...extra });
+		const command = (
+			user: APIUser,
+			name: string,
+			options: APIApplicationCommandInteractionDataOption[],
+			extra: { memberPermissions?: bigint } = {},
+		) => discord.slashCommand({ name, options, user, ...inGuild, ...extra });
 		const subcommand = (name: string, sub: string, options: APIApplicationCommandInteractionDataOption[] = []) =>
-			command(admin, name, [{ type: ApplicationCommandOptionType.Subcommand, name: sub, options } as APIApplicationCommandInteractionDataOption], { memberPermissions: ADMIN_PERMISSIONS });
+			command(admin, name, [{ type: ApplicationCommandOptionType.Subcommand, name: sub, options } as APIApplicationCommandInteractionDataOption], {
+				memberPermissions: ADMIN_PERMISSIONS,
+			});
 		const link = (user: APIUser) => {
 			upstream.addAccount(`${user.username}@example.com`, 'pw');
 			return discord.modalSubmit({ customId: 'link:submit', fields: { email: `${user.username}@example.com`, password: 'pw' }, user, ...inGuild });
@@ -234,7 +247,9 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 		for (let i = 0; i < options.asks; i++) {
 			await waitUntil(at(i / options.asks));
 			const member = members[i % members.length] as APIUser;
-			const askOptions: APIApplicationCommandInteractionDataOption[] = [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `question ${i}` }];
+			const askOptions: APIApplicationCommandInteractionDataOption[] = [
+				{ type: ApplicationCommandOptionType.String, name: 'prompt', value: `question ${i}` },
+			];
 			if (random() < 0.1) askOptions.push({ type: ApplicationCommandOptionType.Boolean, name: 'private', value: true });
 			handles.push(await dispatch(() => command(member, 'ask', askOptions)));
 		}
@@ -289,7 +304,10 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 			if (outcome === 'answered twice') answeredTwice.push(handle.id);
 			if (outcome === 'answered twice' || outcome === 'unanswered' || !handledIds.has(handle.id)) {
 				const t0 = handle.state().dispatchedAt;
-				const sent = requests.map((r) => `${r.method} ${r.path.split('/').at(-1)} → ${r.status} +${r.at - t0} ms ${JSON.stringify((r.json as { content?: string })?.content ?? '').slice(0, 60)}`);
+				const sent = requests.map(
+					(r) =>
+						`${r.method} ${r.path.split('/').at(-1)} → ${r.status} +${r.at - t0} ms ${JSON.stringify((r.json as { content?: string })?.content ?? '').slice(0, 60)}`,
+				);
 				problems.push(`${handle.id} ${outcome}${handledIds.has(handle.id) ? '' : ' (never finished)'}: ${sent.join(' | ')}`);
 			}
 			const flagId = /Reference for moderators: `([a-z0-9]+)`/.exec(final.content ?? '')?.[1];
@@ -309,14 +327,18 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 			await Promise.all(
 				linkedBeforeRestart.slice(i, i + 25).map(async (member) => {
 					// Past the pace of the run: a minute's asks may already be spent, so wait for the member's turn.
-					const answer = await askUntilAdmitted(() => command(member, 'ask', [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'still linked?' }]));
+					const answer = await askUntilAdmitted(() =>
+						command(member, 'ask', [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'still linked?' }]),
+					);
 					if (answer === undefined) lost.links.push(`${member.id} (could not be checked: the member's asks were still refused)`);
 					else if (/Link your account first/.test(answer)) lost.links.push(member.id);
 				}),
 			);
 		}
 		for (const flagId of hiddenBeforeRestart) {
-			const view = await subcommand('flagged', 'view', [{ type: ApplicationCommandOptionType.String, name: 'id', value: flagId }]).waitForAnswer(10_000);
+			const view = await subcommand('flagged', 'view', [{ type: ApplicationCommandOptionType.String, name: 'id', value: flagId }]).waitForAnswer(
+				10_000,
+			);
 			if (/No flag with that id/.test(view.original?.content ?? '')) lost.flags.push(flagId);
 		}
 		const limits = await subcommand('settings', 'limits').waitForAnswer(10_000);
@@ -364,9 +386,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 			for (let attempt = 0; attempt < 10; attempt++) {
 				const handle = make();
 				afterRunHandles.push(handle);
-				const state = await handle
-					.waitFor(hasFinalAnswer, 10_000)
-					.catch(() => undefined);
+				const state = await handle.waitFor(hasFinalAnswer, 10_000).catch(() => undefined);
 				const content = state?.followUps.at(-1)?.content ?? state?.original?.content ?? '';
 				if (state && !/asking quickly|still answering/.test(content)) return content;
 				await sleep(1000);

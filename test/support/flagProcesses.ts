@@ -12,7 +12,9 @@ const SCRIPT = join(resolve(import.meta.dirname), 'flagProcess.ts');
  */
 export async function runTogether(store: { url: string; namespace: string; key: string }, runs: readonly string[][]): Promise<string[][]> {
 	const children = runs.map((args) => {
-		const child = spawn(process.execPath, ['--import', TSX, SCRIPT, store.url, store.namespace, store.key, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+		const child = spawn(process.execPath, ['--import', TSX, SCRIPT, store.url, store.namespace, store.key, ...args], {
+			stdio: ['pipe', 'pipe', 'inherit'],
+		});
 		const lines: string[] = [];
 		const reader = createInterface({ input: child.stdout });
 		const ready = new Promise<void>((resolveReady, reject) => {

@@ -62,7 +62,10 @@ export interface TestServices {
 }
 
 /** The local Discord and the upstream stand-in, without a bot: for tests that run the bot as its own process. */
-export async function startTestServices(envOverrides: Record<string, string> = {}, discordOptions: DiscordEmulatorOptions = {}): Promise<TestServices> {
+export async function startTestServices(
+	envOverrides: Record<string, string> = {},
+	discordOptions: DiscordEmulatorOptions = {},
+): Promise<TestServices> {
 	const discord = await DiscordEmulator.start(discordOptions);
 	const upstream = await UpstreamStandIn.start();
 	const directory = mkdtempSync(join(tmpdir(), 'veil-e2e-'));
@@ -115,7 +118,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 	const registry = buildRegistry(commandModules);
 	const namespace = `veil-test-${randomUUID()}`;
 	const launch = () =>
-		startBot(config, { logger, registry, generationRetry: TEST_RETRY, loginTimeoutMs: 1000, store: { namespace }, shutdownGraceMs: options.shutdownGraceMs ?? 5000, readyTimeoutMs: 10_000, admission: options.admission, interactionHandlerSweepMs: options.interactionHandlerSweepMs });
+		startBot(config, {
+			logger,
+			registry,
+			generationRetry: TEST_RETRY,
+			loginTimeoutMs: 1000,
+			store: { namespace },
+			shutdownGraceMs: options.shutdownGraceMs ?? 5000,
+			readyTimeoutMs: 10_000,
+			admission: options.admission,
+			interactionHandlerSweepMs: options.interactionHandlerSweepMs,
+		});
 
 	let bot = await launch().catch(async (error: unknown) => {
 		await services.stop();

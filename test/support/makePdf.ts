@@ -12,8 +12,7 @@ export function makePdf(pages: readonly string[]): Buffer {
 	pages.forEach((text, index) => {
 		const stream = `BT /F1 12 Tf 72 720 Td (${escape(text)}) Tj ET`;
 		objects[4 + index * 2] =
-			'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] ' +
-			`/Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + index * 2} 0 R >>`;
+			'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] ' + `/Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + index * 2} 0 R >>`;
 		objects[5 + index * 2] = `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`;
 	});
 	let body = '%PDF-1.4\n';

@@ -78,9 +78,16 @@ export function runSubcommand(
 		.waitForAnswer();
 }
 
-export const viewFlag = (harness: Harness, where: Where, id: string) => runSubcommand(harness, where, 'flagged', 'view', [{ type: ApplicationCommandOptionType.String, name: 'id', value: id }]);
+export const viewFlag = (harness: Harness, where: Where, id: string) =>
+	runSubcommand(harness, where, 'flagged', 'view', [{ type: ApplicationCommandOptionType.String, name: 'id', value: id }]);
 export const listFlags = (harness: Harness, where: Where, page?: number) =>
-	runSubcommand(harness, where, 'flagged', 'list', page === undefined ? [] : [{ type: ApplicationCommandOptionType.Integer, name: 'page', value: page }]);
+	runSubcommand(
+		harness,
+		where,
+		'flagged',
+		'list',
+		page === undefined ? [] : [{ type: ApplicationCommandOptionType.Integer, name: 'page', value: page }],
+	);
 
 /**
  * Clicks a button on the latest message in the channel that carries it (a stub message when none does). A decision
@@ -102,14 +109,14 @@ export async function click(harness: Harness, where: Where, customId: string, re
 	if (!form?.startsWith('flagged:decide:')) return pressed;
 	return harness.discord
 		.modalSubmit({
-		customId: form,
-		fields: { reason },
-		user: where.user,
-		guildId: where.guild.id,
-		channelId: channelOf(where),
-		memberPermissions: where.permissions,
-		locale: where.locale,
-	})
+			customId: form,
+			fields: { reason },
+			user: where.user,
+			guildId: where.guild.id,
+			channelId: channelOf(where),
+			memberPermissions: where.permissions,
+			locale: where.locale,
+		})
 		.waitForAnswer();
 }
 

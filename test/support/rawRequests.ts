@@ -2,7 +2,9 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 
 /** The request lines that once ended the bot: each reads as an authority to `new URL(target, base)`. */
-export const URL_CRASHERS = ['GET // HTTP/1.1', 'GET /// HTTP/1.1', 'GET //@ HTTP/1.1', 'GET //a:b@ HTTP/1.1'].map((line) => `${line}\r\nHost: x\r\n\r\n`);
+export const URL_CRASHERS = ['GET // HTTP/1.1', 'GET /// HTTP/1.1', 'GET //@ HTTP/1.1', 'GET //a:b@ HTTP/1.1'].map(
+	(line) => `${line}\r\nHost: x\r\n\r\n`,
+);
 
 const method = fc.oneof(
 	fc.constantFrom('GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE', 'PRI', 'get', 'BREW', ''),
@@ -11,9 +13,32 @@ const method = fc.oneof(
 
 const target = fc.oneof(
 	fc.constantFrom(
-		'/', '//', '///', '//@', '//a:b@', '//a:b@c/readyz', '/healthz', '/readyz', '/metrics', '/readyz?x=1#y', '*', '?', '#',
-		'http://x/readyz', 'http://[::1', 'http://', '/%', '/%zz', '/%00', '/../..', '/api/v10/gateway/bot', '/api/v10//@',
-		'/api//a:b@/x', '/api/v10/webhooks/1/t/messages/@original', '/api/v10/interactions/1/t/callback', '/healthz/../readyz',
+		'/',
+		'//',
+		'///',
+		'//@',
+		'//a:b@',
+		'//a:b@c/readyz',
+		'/healthz',
+		'/readyz',
+		'/metrics',
+		'/readyz?x=1#y',
+		'*',
+		'?',
+		'#',
+		'http://x/readyz',
+		'http://[::1',
+		'http://',
+		'/%',
+		'/%zz',
+		'/%00',
+		'/../..',
+		'/api/v10/gateway/bot',
+		'/api/v10//@',
+		'/api//a:b@/x',
+		'/api/v10/webhooks/1/t/messages/@original',
+		'/api/v10/interactions/1/t/callback',
+		'/healthz/../readyz',
 	),
 	fc.string({ unit: 'binary', maxLength: 40 }).map((rest) => `/${rest}`),
 	fc.string({ maxLength: 120 }),
@@ -24,17 +49,36 @@ const version = fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/0.9', 
 
 const header = fc.oneof(
 	fc.constantFrom(
-		'Host: x', 'Host:', 'Host: a\r\nHost: b', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 1, 2',
-		'Content-Length: 99999999999999999999', 'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip, chunked',
-		'Connection: upgrade', 'Upgrade: websocket', 'Expect: 100-continue', 'Authorization: Bot x', 'Authorization:',
-		'Content-Type: application/json', 'X-Veil-Proxy-Secret: wrong', 'X-Veil-Proxy-Secret:', ' folded: line', ': empty name',
+		'Host: x',
+		'Host:',
+		'Host: a\r\nHost: b',
+		'Content-Length: 5',
+		'Content-Length: -1',
+		'Content-Length: 1, 2',
+		'Content-Length: 99999999999999999999',
+		'Transfer-Encoding: chunked',
+		'Transfer-Encoding: gzip, chunked',
+		'Connection: upgrade',
+		'Upgrade: websocket',
+		'Expect: 100-continue',
+		'Authorization: Bot x',
+		'Authorization:',
+		'Content-Type: application/json',
+		'X-Veil-Proxy-Secret: wrong',
+		'X-Veil-Proxy-Secret:',
+		' folded: line',
+		': empty name',
 	),
 	fc.tuple(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 60 })).map(([name, value]) => `${name}: ${value}`),
 	fc.string({ maxLength: 80 }),
 	fc.integer({ min: 1, max: 20_000 }).map((length) => `X-Long: ${'b'.repeat(length)}`),
 );
 
-const body = fc.oneof(fc.constant(''), fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('0\r\n\r\n', 'zz\r\n', '5\r\nab', '{"content":"x"}'));
+const body = fc.oneof(
+	fc.constant(''),
+	fc.string({ unit: 'binary', maxLength: 200 }),
+	fc.constantFrom('0\r\n\r\n', 'zz\r\n', '5\r\nab', '{"content":"x"}'),
+);
 
 const shaped = fc
 	.record({
@@ -49,7 +93,10 @@ const shaped = fc
 	.map((r) => Buffer.from(`${r.method} ${r.target} ${r.version}${r.lineBreak}${r.headers.join(r.lineBreak)}${r.end}${r.body}`, 'utf8'));
 
 /** Requests shaped like HTTP with malformed parts, and some plain random bytes. */
-const rawRequest = fc.oneof({ arbitrary: shaped, weight: 9 }, { arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)), weight: 1 });
+const rawRequest = fc.oneof(
+	{ arbitrary: shaped, weight: 9 },
+	{ arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)), weight: 1 },
+);
 
 /** `count` malformed and random requests, the same for the same seed. */
 export function malformedRequests(count: number, seed: number): Buffer[] {

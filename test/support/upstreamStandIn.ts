@@ -2,13 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { LinkedCredentials } from '../../src/accounts/credentials.js';
-import {
-	loginResponse,
-	REAL_SERVICE_EXTRAS,
-	safeResponse,
-	type LoginShape,
-	type ScriptedAnswer,
-} from './upstreamBodies.js';
+import { loginResponse, REAL_SERVICE_EXTRAS, safeResponse, type LoginShape, type ScriptedAnswer } from './upstreamBodies.js';
 
 export * from './upstreamBodies.js';
 

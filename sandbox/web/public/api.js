@@ -3,7 +3,10 @@
 // The sandbox server's small JSON API, and the one place its refusals are shown.
 
 export async function api(path, body) {
-	const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await fetch(
+		path,
+		body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+	);
 	const json = await response.json().catch(() => ({}));
 	if (!response.ok) throw new Error(json.error ?? `The sandbox answered ${response.status}.`);
 	return json;

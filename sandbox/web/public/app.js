@@ -44,7 +44,12 @@ function drawSidebar() {
 		...state.channels.map((channel) =>
 			h(
 				'button',
-				{ type: 'button', className: `channel${channel.id === view.channelId ? ' current' : ''}${hasNews(channel.id) ? ' news' : ''}`, 'data-channel': channel.name, onclick: () => selectChannel(channel.id) },
+				{
+					type: 'button',
+					className: `channel${channel.id === view.channelId ? ' current' : ''}${hasNews(channel.id) ? ' news' : ''}`,
+					'data-channel': channel.name,
+					onclick: () => selectChannel(channel.id),
+				},
 				channel.kind === 'dm' ? `@ ${channel.name}` : `# ${channel.name}`,
 			),
 		),
@@ -111,7 +116,14 @@ function onComposerInput() {
 	const typed = text.slice(1).split(' ')[0].toLowerCase();
 	const matches = slashCommands().filter((c) => c.name.startsWith(typed));
 	list.replaceChildren(
-		...matches.map((c) => h('li', { role: 'option', className: 'suggestion', 'data-command': c.name, onclick: () => openCommand(c) }, h('strong', {}, `/${c.name}`), ` ${c.description}`)),
+		...matches.map((c) =>
+			h(
+				'li',
+				{ role: 'option', className: 'suggestion', 'data-command': c.name, onclick: () => openCommand(c) },
+				h('strong', {}, `/${c.name}`),
+				` ${c.description}`,
+			),
+		),
 	);
 	list.hidden = matches.length === 0;
 }
@@ -136,7 +148,9 @@ function openCommand(command, firstValue = '') {
 	view.command = command;
 	$('command-suggestions').hidden = true;
 	$('composer-input').value = `/${command.name} `;
-	const subcommands = (command.options ?? []).flatMap((o) => (o.type === 1 ? [[o.name, o]] : o.type === 2 ? (o.options ?? []).map((s) => [`${o.name} ${s.name}`, s]) : []));
+	const subcommands = (command.options ?? []).flatMap((o) =>
+		o.type === 1 ? [[o.name, o]] : o.type === 2 ? (o.options ?? []).map((s) => [`${o.name} ${s.name}`, s]) : [],
+	);
 	const form = $('command-form');
 	const fields = h('div', { className: 'command-fields' });
 	const drawFields = (options) => {
@@ -145,12 +159,23 @@ function openCommand(command, firstValue = '') {
 		if (first && firstValue && first.type === 'text') first.value = firstValue;
 		first?.focus();
 	};
-	const picker = subcommands.length > 0 && h('select', { name: '__subcommand', 'aria-label': 'Subcommand', onchange: (e) => drawFields(subcommands.find(([n]) => n === e.target.value)[1].options) }, subcommands.map(([name]) => h('option', {}, name)));
+	const picker =
+		subcommands.length > 0 &&
+		h(
+			'select',
+			{ name: '__subcommand', 'aria-label': 'Subcommand', onchange: (e) => drawFields(subcommands.find(([n]) => n === e.target.value)[1].options) },
+			subcommands.map(([name]) => h('option', {}, name)),
+		);
 	form.replaceChildren(
 		h('div', { className: 'command-title' }, h('strong', {}, `/${command.name}`), ` ${command.description}`),
 		picker || '',
 		fields,
-		h('div', { className: 'command-buttons' }, h('button', { type: 'submit', className: 'button primary' }, 'Send'), h('button', { type: 'button', className: 'button secondary', onclick: closeCommand }, 'Cancel')),
+		h(
+			'div',
+			{ className: 'command-buttons' },
+			h('button', { type: 'submit', className: 'button primary' }, 'Send'),
+			h('button', { type: 'button', className: 'button secondary', onclick: closeCommand }, 'Cancel'),
+		),
 	);
 	form.hidden = false;
 	drawFields(subcommands.length > 0 ? subcommands[0][1].options : command.options);
@@ -160,12 +185,39 @@ function optionField(option) {
 	const label = `${option.name}${option.required ? ' *' : ''}`;
 	const attributes = { name: option.name, 'data-type': option.type, required: option.required === true, title: option.description };
 	let input;
-	if (option.type === 5) input = h('select', attributes, h('option', { value: '' }, '—'), h('option', { value: 'true' }, 'True'), h('option', { value: 'false' }, 'False'));
-	else if (option.type === 7) input = h('select', attributes, h('option', { value: '' }, '—'), view.state.allChannels.map((c) => h('option', { value: c.id }, `#${c.name}`)));
-	else if (option.type === 6) input = h('select', attributes, h('option', { value: '' }, '—'), view.state.people.map((p) => h('option', { value: p.id }, p.name)));
-	else if (option.choices) input = h('select', attributes, h('option', { value: '' }, '—'), option.choices.map((c) => h('option', { value: c.value }, c.name)));
-	else if (option.type === 4 || option.type === 10) input = h('input', { ...attributes, type: 'number', min: option.min_value, max: option.max_value, step: option.type === 4 ? 1 : 'any' });
-	else if (option.type === 3) input = h('input', { ...attributes, type: 'text', minlength: option.min_length, maxlength: option.max_length, placeholder: option.description });
+	if (option.type === 5)
+		input = h(
+			'select',
+			attributes,
+			h('option', { value: '' }, '—'),
+			h('option', { value: 'true' }, 'True'),
+			h('option', { value: 'false' }, 'False'),
+		);
+	else if (option.type === 7)
+		input = h(
+			'select',
+			attributes,
+			h('option', { value: '' }, '—'),
+			view.state.allChannels.map((c) => h('option', { value: c.id }, `#${c.name}`)),
+		);
+	else if (option.type === 6)
+		input = h(
+			'select',
+			attributes,
+			h('option', { value: '' }, '—'),
+			view.state.people.map((p) => h('option', { value: p.id }, p.name)),
+		);
+	else if (option.choices)
+		input = h(
+			'select',
+			attributes,
+			h('option', { value: '' }, '—'),
+			option.choices.map((c) => h('option', { value: c.value }, c.name)),
+		);
+	else if (option.type === 4 || option.type === 10)
+		input = h('input', { ...attributes, type: 'number', min: option.min_value, max: option.max_value, step: option.type === 4 ? 1 : 'any' });
+	else if (option.type === 3)
+		input = h('input', { ...attributes, type: 'text', minlength: option.min_length, maxlength: option.max_length, placeholder: option.description });
 	else if (option.type === 11) input = h('input', { ...attributes, type: 'file' });
 	else input = h('input', { ...attributes, type: 'text', disabled: true, required: false, placeholder: 'not in the sandbox' });
 	return h('label', { className: 'command-option' }, h('span', {}, label), input);
@@ -223,7 +275,17 @@ function openAppsMenu(message, anchor) {
 	const apps = view.state.commands.filter((c) => c.type === 3);
 	menu.replaceChildren(
 		h('div', { className: 'menu-title' }, 'Apps'),
-		...apps.map((c) => h('button', { type: 'button', role: 'menuitem', onclick: () => ((menu.hidden = true), act(api('/api/apps', { person: view.person, messageId: message.id, name: c.name }))) }, c.name)),
+		...apps.map((c) =>
+			h(
+				'button',
+				{
+					type: 'button',
+					role: 'menuitem',
+					onclick: () => ((menu.hidden = true), act(api('/api/apps', { person: view.person, messageId: message.id, name: c.name }))),
+				},
+				c.name,
+			),
+		),
 	);
 	const box = anchor.getBoundingClientRect();
 	menu.style.top = `${box.bottom + window.scrollY + 4}px`;

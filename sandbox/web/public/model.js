@@ -8,9 +8,13 @@ const $ = (id) => document.getElementById(id);
 
 export function drawModelPanel(model) {
 	$('model-form').hidden = !model.local;
-	$('model-status').textContent = model.local ? 'The local model answers. What you pick here applies to every answer from now on.' : 'The real model service answers: nothing to pick here.';
+	$('model-status').textContent = model.local
+		? 'The local model answers. What you pick here applies to every answer from now on.'
+		: 'The real model service answers: nothing to pick here.';
 	if (!model.local) return;
-	$('model-category').replaceChildren(...model.categories.map((c) => h('option', { value: c }, c.replace('HARM_CATEGORY_', '').replaceAll('_', ' ').toLowerCase())));
+	$('model-category').replaceChildren(
+		...model.categories.map((c) => h('option', { value: c }, c.replace('HARM_CATEGORY_', '').replaceAll('_', ' ').toLowerCase())),
+	);
 	const { rating, delayMs, failure } = model.choices;
 	document.querySelector(`input[name="rating"][value="${rating ? 'one' : 'clear'}"]`).checked = true;
 	if (rating) {
@@ -40,9 +44,19 @@ export function drawExchanges(exchanges) {
 			.slice(-6)
 			.reverse()
 			.map((x) => {
-				const ratings = x.answer?.candidates?.[0]?.safetyRatings?.filter((r) => r.probability !== 'NEGLIGIBLE').map((r) => `${r.category.replace('HARM_CATEGORY_', '')} ${r.probability}`);
-				const outcome = x.status === 0 ? 'no answer yet' : `${x.status}${ratings?.length ? ` · ${ratings.join(', ')}` : x.endpoint === 'generate' && x.status === 200 ? ' · all NEGLIGIBLE' : ''}`;
-				return h('li', { className: 'exchange' }, h('strong', {}, x.endpoint), ` ${x.prompt ? `“${x.prompt.slice(0, 40)}”` : ''}${x.files ? ` + ${x.files.length} file(s)` : ''} → ${outcome}`);
+				const ratings = x.answer?.candidates?.[0]?.safetyRatings
+					?.filter((r) => r.probability !== 'NEGLIGIBLE')
+					.map((r) => `${r.category.replace('HARM_CATEGORY_', '')} ${r.probability}`);
+				const outcome =
+					x.status === 0
+						? 'no answer yet'
+						: `${x.status}${ratings?.length ? ` · ${ratings.join(', ')}` : x.endpoint === 'generate' && x.status === 200 ? ' · all NEGLIGIBLE' : ''}`;
+				return h(
+					'li',
+					{ className: 'exchange' },
+					h('strong', {}, x.endpoint),
+					` ${x.prompt ? `“${x.prompt.slice(0, 40)}”` : ''}${x.files ? ` + ${x.files.length} file(s)` : ''} → ${outcome}`,
+				);
 			}),
 	);
 }

@@ -61,14 +61,26 @@ export function renderMessage(message, names, actions) {
 	const initial = message.author.name.slice(0, 1).toUpperCase();
 	return h(
 		'li',
-		{ className: `message${message.ephemeral ? ' ephemeral' : ''}${message.thinking ? ' thinking' : ''}`, 'data-id': message.id, 'data-author': message.author.name },
-		message.usedBy && h('div', { className: 'used-by' }, `${message.usedBy.name} used `, h('span', { className: 'command-name' }, message.usedBy.command)),
-		message.replyTo && h('div', { className: 'reply-to' }, '↪ ', h('strong', {}, message.replyTo.author), ' ', inline(message.replyTo.content.split('\n')[0], names)),
+		{
+			className: `message${message.ephemeral ? ' ephemeral' : ''}${message.thinking ? ' thinking' : ''}`,
+			'data-id': message.id,
+			'data-author': message.author.name,
+		},
+		message.usedBy &&
+			h('div', { className: 'used-by' }, `${message.usedBy.name} used `, h('span', { className: 'command-name' }, message.usedBy.command)),
+		message.replyTo &&
+			h('div', { className: 'reply-to' }, '↪ ', h('strong', {}, message.replyTo.author), ' ', inline(message.replyTo.content.split('\n')[0], names)),
 		h('div', { className: 'avatar', 'aria-hidden': 'true', 'data-bot': message.author.bot }, initial),
 		h(
 			'div',
 			{ className: 'body' },
-			h('header', {}, h('span', { className: 'author' }, message.author.name), message.author.bot && h('span', { className: 'bot-tag' }, 'APP'), h('time', {}, new Date(message.timestamp).toLocaleTimeString())),
+			h(
+				'header',
+				{},
+				h('span', { className: 'author' }, message.author.name),
+				message.author.bot && h('span', { className: 'bot-tag' }, 'APP'),
+				h('time', {}, new Date(message.timestamp).toLocaleTimeString()),
+			),
 			message.thinking
 				? h('div', { className: 'content thinking-text' }, `${message.author.name} is thinking…`)
 				: h('div', { className: 'content' }, markdown(message.content, names), message.edited && h('span', { className: 'edited' }, ' (edited)')),
@@ -91,7 +103,9 @@ function renderEmbed(embed, names) {
 			h(
 				'dl',
 				{},
-				embed.fields.map((field) => h('div', { className: field.inline ? 'field inline' : 'field' }, h('dt', {}, field.name), h('dd', {}, markdown(field.value, names)))),
+				embed.fields.map((field) =>
+					h('div', { className: field.inline ? 'field inline' : 'field' }, h('dt', {}, field.name), h('dd', {}, markdown(field.value, names))),
+				),
 			),
 		embed.footer?.text && h('footer', {}, embed.footer.text),
 	);
@@ -105,10 +119,16 @@ function renderRow(row, message, actions) {
 		(row.components ?? []).map((component) => {
 			if (component.type !== 2) return h('span', { className: 'unsupported' }, '(a menu the sandbox does not draw)');
 			const style = BUTTON_STYLES[component.style] ?? 'secondary';
-			if (style === 'link') return h('a', { className: 'button link', href: component.url, target: '_blank', rel: 'noreferrer' }, component.label ?? 'Link');
+			if (style === 'link')
+				return h('a', { className: 'button link', href: component.url, target: '_blank', rel: 'noreferrer' }, component.label ?? 'Link');
 			return h(
 				'button',
-				{ type: 'button', className: `button ${style}`, disabled: component.disabled === true, onclick: () => actions.button(message, component.custom_id) },
+				{
+					type: 'button',
+					className: `button ${style}`,
+					disabled: component.disabled === true,
+					onclick: () => actions.button(message, component.custom_id),
+				},
 				component.emoji?.name ? `${component.emoji.name} ` : '',
 				component.label ?? '',
 			);
@@ -120,7 +140,8 @@ function renderRow(row, message, actions) {
 export function modalInputs(modal) {
 	const inputs = [];
 	for (const component of modal.components ?? []) {
-		if (component.type === 18 && component.component?.type === 4) inputs.push({ ...component.component, label: component.label, description: component.description });
+		if (component.type === 18 && component.component?.type === 4)
+			inputs.push({ ...component.component, label: component.label, description: component.description });
 		if (component.type === 1) for (const inner of component.components ?? []) if (inner.type === 4) inputs.push(inner);
 	}
 	return inputs;
@@ -137,5 +158,11 @@ export function renderInput(input) {
 	};
 	const field = input.style === 2 ? h('textarea', { ...common, rows: 4 }) : h('input', { ...common, type: 'text' });
 	if (input.value) field.value = input.value;
-	return h('label', { className: 'modal-field', for: common.id }, h('span', {}, input.label ?? input.custom_id), input.description && h('small', {}, input.description), field);
+	return h(
+		'label',
+		{ className: 'modal-field', for: common.id },
+		h('span', {}, input.label ?? input.custom_id),
+		input.description && h('small', {}, input.description),
+		field,
+	);
 }

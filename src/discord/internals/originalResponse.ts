@@ -1,4 +1,13 @@
-import { InteractionResponseType, MessageFlags, Routes, type RESTPostAPIInteractionCallbackWithResponseResult, type APIActionRowComponent, type APIButtonComponentWithCustomId, type MessageMentionOptions, type RepliableInteraction } from 'discord.js';
+import {
+	InteractionResponseType,
+	MessageFlags,
+	Routes,
+	type RESTPostAPIInteractionCallbackWithResponseResult,
+	type APIActionRowComponent,
+	type APIButtonComponentWithCustomId,
+	type MessageMentionOptions,
+	type RepliableInteraction,
+} from 'discord.js';
 
 /*
  * Reaches past discord.js's public API; checked against discord.js 14.28.1 (InteractionResponses). An ask's deferral

@@ -114,11 +114,9 @@ describe('extractTokens refuses tokens it could not send back', () => {
 
 // Every visible ASCII character, 0x21 to 0x7E.
 const visibleAscii = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code));
-const invisibleOrWide = fc.oneof(
-	fc.integer({ min: 0, max: 0x20 }),
-	fc.constant(0x7f),
-	fc.integer({ min: 0x80, max: 0xffff }),
-).map((code) => String.fromCharCode(code));
+const invisibleOrWide = fc
+	.oneof(fc.integer({ min: 0, max: 0x20 }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0xffff }))
+	.map((code) => String.fromCharCode(code));
 
 describe('isAcceptableToken properties', () => {
 	it('accepts exactly the visible ASCII strings of 1 to 8192 characters', () => {
@@ -184,10 +182,7 @@ describe('extractTokens properties', () => {
 	it('round-trips any pair of acceptable tokens through percent-encoded cookies', () => {
 		fc.assert(
 			fc.property(token, token, (accessToken, sessionToken) => {
-				const setCookie = [
-					`access_token=${encodeURIComponent(accessToken)}; Path=/`,
-					`session_token=${encodeURIComponent(sessionToken)}; HttpOnly`,
-				];
+				const setCookie = [`access_token=${encodeURIComponent(accessToken)}; Path=/`, `session_token=${encodeURIComponent(sessionToken)}; HttpOnly`];
 				expect(extractTokens({ body: 'ok', setCookie })).toEqual({ accessToken, sessionToken });
 			}),
 		);

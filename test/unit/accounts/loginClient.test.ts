@@ -101,9 +101,7 @@ describe('LoginClient failures', () => {
 		standIn.setDefaultLogin(answer);
 		const error = await loginError(client({ timeoutMs: 200 }).login('a@example.com', 'pw'));
 		expect(error.code).toBe('login_unavailable');
-		expect(answerOf(error)).toBe(
-			"The account service isn't answering right now; nothing was changed. Please try again later.",
-		);
+		expect(answerOf(error)).toBe("The account service isn't answering right now; nothing was changed. Please try again later.");
 		expect(answerOf(error)).not.toContain('stack trace');
 		expect(standIn.requests).toHaveLength(1);
 	});
@@ -140,9 +138,7 @@ describe('LoginClient failures', () => {
 		standIn.scriptLogin(answer);
 		const error = await loginError(client().login('a@example.com', 'pw'));
 		expect(error.code).toBe('login_unreadable');
-		expect(answerOf(error)).toBe(
-			"The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.",
-		);
+		expect(answerOf(error)).toBe("The account service answered in a way Veil couldn't read, so nothing was changed. Please try again later.");
 	});
 
 	it('accepts tokens of 8 KiB', async () => {

@@ -43,15 +43,10 @@ describe('sealTokens / openTokens', () => {
 
 	it('round-trips any tokens and user id', () => {
 		fc.assert(
-			fc.property(
-				fc.string({ unit: 'binary' }),
-				fc.string(),
-				fc.string({ unit: 'binary' }),
-				(accessToken, sessionToken, id) => {
-					const sealed = sealTokens({ accessToken, sessionToken }, id, key);
-					expect(openTokens(sealed, id, key)).toEqual({ accessToken, sessionToken });
-				},
-			),
+			fc.property(fc.string({ unit: 'binary' }), fc.string(), fc.string({ unit: 'binary' }), (accessToken, sessionToken, id) => {
+				const sealed = sealTokens({ accessToken, sessionToken }, id, key);
+				expect(openTokens(sealed, id, key)).toEqual({ accessToken, sessionToken });
+			}),
 		);
 	});
 
@@ -122,11 +117,7 @@ describe('sealTokens / openTokens', () => {
 
 	it('never says the key or the tokens when it fails', () => {
 		const sealed = sealTokens(tokens, userId, key);
-		const attempts = [
-			() => openTokens(sealed, 'x', key),
-			() => openTokens(sealed, userId, otherKey),
-			() => openTokens('v1.x', userId, key),
-		];
+		const attempts = [() => openTokens(sealed, 'x', key), () => openTokens(sealed, userId, otherKey), () => openTokens('v1.x', userId, key)];
 		const secrets = ['base64', 'hex', 'base64url'].map((encoding) => key.toString(encoding as BufferEncoding));
 		secrets.push(tokens.accessToken, tokens.sessionToken);
 		for (const attempt of attempts) {
@@ -143,9 +134,9 @@ describe('sealTokens / openTokens', () => {
 		const mangled = fc.oneof(
 			fc.string({ unit: 'binary' }),
 			fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{0,30}$/), { maxLength: 5 }).map((parts) => ['v1', ...parts].join('.')),
-			fc.tuple(fc.nat(sealed.length), fc.nat(sealed.length), fc.string({ maxLength: 3 })).map(
-				([from, to, insert]) => sealed.slice(0, Math.min(from, to)) + insert + sealed.slice(Math.max(from, to)),
-			),
+			fc
+				.tuple(fc.nat(sealed.length), fc.nat(sealed.length), fc.string({ maxLength: 3 }))
+				.map(([from, to, insert]) => sealed.slice(0, Math.min(from, to)) + insert + sealed.slice(Math.max(from, to))),
 		);
 		fc.assert(
 			fc.property(mangled, (input) => {
@@ -167,8 +158,7 @@ describe('sealTokens / openTokens', () => {
 
 describe('parseEncryptionKey / generateEncryptionKey', () => {
 	const help =
-		'TOKEN_ENCRYPTION_KEY must be 32 random bytes in base64 (44 characters); ' +
-		'make one with `npm run keygen` or `openssl rand -base64 32`';
+		'TOKEN_ENCRYPTION_KEY must be 32 random bytes in base64 (44 characters); ' + 'make one with `npm run keygen` or `openssl rand -base64 32`';
 
 	it('generates 44 base64 characters of 32 random bytes', () => {
 		const generated = generateEncryptionKey();

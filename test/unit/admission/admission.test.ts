@@ -15,7 +15,14 @@ class MapCounter {
 
 function admission(overrides: Partial<ConstructorParameters<typeof Admission>[0]> = {}) {
 	let now = 1_000_000;
-	const made = new Admission({ concurrency: 2, queueMax: 1, memberPerMinute: 2, counter: new MapCounter(), breaker: { now: () => now }, ...overrides });
+	const made = new Admission({
+		concurrency: 2,
+		queueMax: 1,
+		memberPerMinute: 2,
+		counter: new MapCounter(),
+		breaker: { now: () => now },
+		...overrides,
+	});
 	return { made, advance: (ms: number) => (now += ms) };
 }
 
@@ -80,7 +87,11 @@ describe('Admission', () => {
 			await ask.callUpstream(result).catch(() => undefined);
 		};
 		for (let i = 0; i < 4; i++) await call(() => Promise.reject(down()));
-		await call(() => Promise.reject(new UpstreamError({ code: 'upstream_unavailable', message: 'm', answer: sentence('members.upstream.unavailable'), status: 429 })));
+		await call(() =>
+			Promise.reject(
+				new UpstreamError({ code: 'upstream_unavailable', message: 'm', answer: sentence('members.upstream.unavailable'), status: 429 }),
+			),
+		);
 		for (let i = 0; i < 4; i++) await call(() => Promise.reject(down()));
 		expect(made.breaker.state).toBe('closed');
 		await call(() => Promise.reject(down()));

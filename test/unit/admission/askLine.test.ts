@@ -131,7 +131,7 @@ describe('AskLine', () => {
 		expect(line.holding).toBe(0);
 	});
 
-	it('an abort after the turn came changes nothing: the slot is the holder\'s to give back', async () => {
+	it("an abort after the turn came changes nothing: the slot is the holder's to give back", async () => {
 		const line = new AskLine({ concurrency: 1, maxWaiting: 10 });
 		const controller = new AbortController();
 		const ticket = line.enter(controller.signal);
@@ -168,7 +168,8 @@ describe('AskLine', () => {
 		expect(line.holding).toBe(0);
 	});
 
-	type Step = { kind: 'enter'; abortable: boolean } | { kind: 'leave'; pick: number } | { kind: 'abort'; pick: number } | { kind: 'wait'; ms: number };
+	type Step =
+		{ kind: 'enter'; abortable: boolean } | { kind: 'leave'; pick: number } | { kind: 'abort'; pick: number } | { kind: 'wait'; ms: number };
 	const step: fc.Arbitrary<Step> = fc.oneof(
 		fc.record({ kind: fc.constant('enter' as const), abortable: fc.boolean() }),
 		fc.record({ kind: fc.constant('leave' as const), pick: fc.nat() }),
@@ -178,59 +179,67 @@ describe('AskLine', () => {
 
 	it('property: within its bounds, first come first served, no slot idle while someone waits, each hears its true place, nothing left after', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 6 }), fc.array(step, { maxLength: 80 }), async (concurrency, maxWaiting, steps) => {
-				const line = new AskLine({ concurrency, maxWaiting });
-				interface Entry {
-					seq: number;
-					ticket: Ticket;
-					controller: AbortController;
-					abortable: boolean;
-					isGranted: () => boolean;
-					heard: number[];
-				}
-				const entries: Entry[] = [];
-				const grantOrder: number[] = [];
-				let seq = 0;
-				for (const s of steps) {
-					if (s.kind === 'enter') {
-						const controller = new AbortController();
-						const waitingBefore = line.waiting;
-						const busy = line.holding === concurrency;
-						try {
-							const ticket = line.enter(s.abortable ? controller.signal : undefined);
-							const entry: Entry = { seq: seq++, ticket, controller, abortable: s.abortable, isGranted: granted(ticket), heard: [] };
-							ticket.granted.then(() => grantOrder.push(entry.seq), () => undefined);
-							ticket.watch((n) => entry.heard.push(n));
-							entries.push(entry);
-						} catch (error) {
-							expect(error).toBeInstanceOf(LineFullError);
-							expect(busy && waitingBefore >= maxWaiting).toBe(true);
-						}
-					} else if (s.kind === 'leave' && entries.length > 0) {
-						entries.splice(s.pick % entries.length, 1)[0]?.ticket.leave();
-					} else if (s.kind === 'abort' && entries.length > 0) {
-						entries[s.pick % entries.length]?.controller.abort();
-					} else if (s.kind === 'wait') {
-						await vi.advanceTimersByTimeAsync(s.ms);
+			fc.asyncProperty(
+				fc.integer({ min: 1, max: 4 }),
+				fc.integer({ min: 0, max: 6 }),
+				fc.array(step, { maxLength: 80 }),
+				async (concurrency, maxWaiting, steps) => {
+					const line = new AskLine({ concurrency, maxWaiting });
+					interface Entry {
+						seq: number;
+						ticket: Ticket;
+						controller: AbortController;
+						abortable: boolean;
+						isGranted: () => boolean;
+						heard: number[];
 					}
+					const entries: Entry[] = [];
+					const grantOrder: number[] = [];
+					let seq = 0;
+					for (const s of steps) {
+						if (s.kind === 'enter') {
+							const controller = new AbortController();
+							const waitingBefore = line.waiting;
+							const busy = line.holding === concurrency;
+							try {
+								const ticket = line.enter(s.abortable ? controller.signal : undefined);
+								const entry: Entry = { seq: seq++, ticket, controller, abortable: s.abortable, isGranted: granted(ticket), heard: [] };
+								ticket.granted.then(
+									() => grantOrder.push(entry.seq),
+									() => undefined,
+								);
+								ticket.watch((n) => entry.heard.push(n));
+								entries.push(entry);
+							} catch (error) {
+								expect(error).toBeInstanceOf(LineFullError);
+								expect(busy && waitingBefore >= maxWaiting).toBe(true);
+							}
+						} else if (s.kind === 'leave' && entries.length > 0) {
+							entries.splice(s.pick % entries.length, 1)[0]?.ticket.leave();
+						} else if (s.kind === 'abort' && entries.length > 0) {
+							entries[s.pick % entries.length]?.controller.abort();
+						} else if (s.kind === 'wait') {
+							await vi.advanceTimersByTimeAsync(s.ms);
+						}
+						await settle();
+						expect(line.holding).toBeLessThanOrEqual(concurrency);
+						expect(line.waiting).toBeLessThanOrEqual(maxWaiting);
+						if (line.waiting > 0) expect(line.holding).toBe(concurrency);
+					}
+					// Granted in the order they entered.
+					expect([...grantOrder].sort((a, b) => a - b)).toEqual(grantOrder);
+					// After the interval, every one still waiting has last heard exactly its place among the waiting.
+					await vi.advanceTimersByTimeAsync(2000);
+					const stillWaiting = entries.filter((e) => !e.isGranted() && !(e.abortable && e.controller.signal.aborted));
+					expect(stillWaiting.length).toBe(line.waiting);
+					stillWaiting.forEach((entry, index) => expect(entry.heard.at(-1)).toBe(index));
+					for (const entry of entries) entry.ticket.leave();
 					await settle();
-					expect(line.holding).toBeLessThanOrEqual(concurrency);
-					expect(line.waiting).toBeLessThanOrEqual(maxWaiting);
-					if (line.waiting > 0) expect(line.holding).toBe(concurrency);
-				}
-				// Granted in the order they entered.
-				expect([...grantOrder].sort((a, b) => a - b)).toEqual(grantOrder);
-				// After the interval, every one still waiting has last heard exactly its place among the waiting.
-				await vi.advanceTimersByTimeAsync(2000);
-				const stillWaiting = entries.filter((e) => !e.isGranted() && !(e.abortable && e.controller.signal.aborted));
-				expect(stillWaiting.length).toBe(line.waiting);
-				stillWaiting.forEach((entry, index) => expect(entry.heard.at(-1)).toBe(index));
-				for (const entry of entries) entry.ticket.leave();
-				await settle();
-				expect(line.holding).toBe(0);
-				expect(line.waiting).toBe(0);
-				expect(vi.getTimerCount()).toBe(0);
-			}),
+					expect(line.holding).toBe(0);
+					expect(line.waiting).toBe(0);
+					expect(vi.getTimerCount()).toBe(0);
+				},
+			),
 			{ numRuns: 150 },
 		);
 	});

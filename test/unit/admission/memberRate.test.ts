@@ -41,28 +41,32 @@ describe('MemberRate', () => {
 
 	it('property: never more than N asks in any 60 s, never a refusal below N, and the named moment is when one is allowed', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.tuple(fc.nat(30_000), fc.constantFrom('a', 'b')), { maxLength: 120 }), (perMinute, attempts) => {
-				const rate = new MemberRate(perMinute);
-				const accepted: Record<string, number[]> = { a: [], b: [] };
-				let now = T0;
-				for (const [wait, member] of attempts) {
-					now += wait;
-					const inWindow = (accepted[member] as number[]).filter((at) => at > now - 60_000);
-					const next = rate.nextAllowedAt(member, now);
-					if (next === undefined) {
-						expect(inWindow.length).toBeLessThan(perMinute);
-						rate.record(member, now);
-						accepted[member]?.push(now);
-					} else {
-						expect(inWindow.length).toBe(perMinute);
-						expect(next).toBeGreaterThan(now);
-						expect(next).toBeLessThanOrEqual(now + 60_000);
-						// At the named moment the oldest has left the window, and a moment before it has not.
-						expect(inWindow.filter((at) => at > next - 60_000).length).toBeLessThan(perMinute);
-						expect(inWindow.filter((at) => at > next - 1 - 60_000).length).toBe(perMinute);
+			fc.property(
+				fc.integer({ min: 1, max: 8 }),
+				fc.array(fc.tuple(fc.nat(30_000), fc.constantFrom('a', 'b')), { maxLength: 120 }),
+				(perMinute, attempts) => {
+					const rate = new MemberRate(perMinute);
+					const accepted: Record<string, number[]> = { a: [], b: [] };
+					let now = T0;
+					for (const [wait, member] of attempts) {
+						now += wait;
+						const inWindow = (accepted[member] as number[]).filter((at) => at > now - 60_000);
+						const next = rate.nextAllowedAt(member, now);
+						if (next === undefined) {
+							expect(inWindow.length).toBeLessThan(perMinute);
+							rate.record(member, now);
+							accepted[member]?.push(now);
+						} else {
+							expect(inWindow.length).toBe(perMinute);
+							expect(next).toBeGreaterThan(now);
+							expect(next).toBeLessThanOrEqual(now + 60_000);
+							// At the named moment the oldest has left the window, and a moment before it has not.
+							expect(inWindow.filter((at) => at > next - 60_000).length).toBeLessThan(perMinute);
+							expect(inWindow.filter((at) => at > next - 1 - 60_000).length).toBe(perMinute);
+						}
 					}
-				}
-			}),
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});

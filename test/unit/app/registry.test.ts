@@ -11,7 +11,12 @@ describe('buildRegistry', () => {
 	it('indexes the real command modules and their components', () => {
 		const registry = buildRegistry(commandModules);
 		expect([...registry.commands.keys()]).toEqual(expect.arrayContaining(['ask', 'link', 'unlink']));
-		expect(registry.toJSON().map((command) => command.name).sort()).toEqual([...registry.commands.keys(), ...registry.messageCommands.keys()].sort());
+		expect(
+			registry
+				.toJSON()
+				.map((command) => command.name)
+				.sort(),
+		).toEqual([...registry.commands.keys(), ...registry.messageCommands.keys()].sort());
 		expect(registry.findButton('link:open')).toBeDefined();
 		expect(registry.findModal('link:open')).toBeUndefined();
 		expect(registry.findModal('link:submit')).toBeDefined();
@@ -91,7 +96,7 @@ describe('custom ids', () => {
 		expect(page.parse(parts)).toEqual([3, '123456789012345678']);
 	});
 
-	it('refuses an id past Discord\'s cap or a payload that would break parsing', () => {
+	it("refuses an id past Discord's cap or a payload that would break parsing", () => {
 		expect(() => customIds.flagged.view.build('x'.repeat(CUSTOM_ID_MAX_LENGTH))).toThrow(/characters/);
 		expect(() => customIds.flagged.view.build('a:b')).toThrow(/contains ':'/);
 	});

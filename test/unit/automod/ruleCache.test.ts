@@ -95,7 +95,7 @@ describe('AutomodRuleCache', () => {
 		expect(rest.reads).toHaveLength(1);
 	});
 
-	it("keeps the parent of a thread an interaction came from, once", () => {
+	it('keeps the parent of a thread an interaction came from, once', () => {
 		const cache = new AutomodRuleCache(deferredRest(), logger);
 		cache.onPacket({ t: 'INTERACTION_CREATE', d: { id: 'i1', channel: { id: 't1', type: 11, parent_id: 'c1' } } });
 		cache.onPacket({ t: 'INTERACTION_CREATE', d: { id: 'i2', channel: { id: 'c2', type: 0, parent_id: 'cat' } } });

@@ -22,8 +22,7 @@ function rule(overrides: Partial<AutomodRule> & { keywords?: string[]; regexes?:
 	});
 }
 
-const triggers = (matcher: RuleMatcher, text: string, context = anywhere) =>
-	matcher.match(text, context).map((match) => match.trigger);
+const triggers = (matcher: RuleMatcher, text: string, context = anywhere) => matcher.match(text, context).map((match) => match.trigger);
 
 describe('RuleMatcher: Discord keyword strategies', () => {
 	// The examples of discord-api-docs' "Keyword Matching Strategies".
@@ -107,7 +106,7 @@ describe('RuleMatcher: allow list, regexes, exemptions, actions', () => {
 		expect(new RuleMatcher(rules).match('cat', anywhere)).toEqual([]);
 	});
 
-	it("reports each rule once, with its block, custom message and alert channels", () => {
+	it('reports each rule once, with its block, custom message and alert channels', () => {
 		const alerting = rule({
 			id: 'r2',
 			name: 'Alert only',
@@ -144,8 +143,7 @@ describe('RuleMatcher: properties against a regex oracle', () => {
 		return new RegExp(`${before}${escaped}${after}`, 'iu').test(subject);
 	}
 
-	const keywordOf = (kind: string, body: string) =>
-		({ whole: body, prefix: `${body}*`, suffix: `*${body}`, anywhere: `*${body}*` })[kind] as string;
+	const keywordOf = (kind: string, body: string) => ({ whole: body, prefix: `${body}*`, suffix: `*${body}`, anywhere: `*${body}*` })[kind] as string;
 
 	it('matches exactly where a word-boundary regex does, for every strategy', () => {
 		fc.assert(

@@ -6,11 +6,13 @@ import { parseConfig, parseDeployConfig } from '../../../src/config/config.js';
 const key = VALID_ENV.TOKEN_ENCRYPTION_KEY;
 const valid = VALID_ENV;
 
-
 describe('parseConfig', () => {
-	it('reads the operators\' server and the daily asks outside Veil\'s servers (default 50, 0: none)', () => {
+	it("reads the operators' server and the daily asks outside Veil's servers (default 50, 0: none)", () => {
 		expect(parseConfig(valid)).toMatchObject({ operatorGuildId: undefined, askUserPerDay: 50 });
-		expect(parseConfig({ ...valid, OPERATOR_GUILD_ID: '123456789012345678', ASK_USER_PER_DAY: '0' })).toMatchObject({ operatorGuildId: '123456789012345678', askUserPerDay: 0 });
+		expect(parseConfig({ ...valid, OPERATOR_GUILD_ID: '123456789012345678', ASK_USER_PER_DAY: '0' })).toMatchObject({
+			operatorGuildId: '123456789012345678',
+			askUserPerDay: 0,
+		});
 		expect(parseConfig({ ...valid, OPERATOR_GUILD_ID: '', ASK_USER_PER_DAY: '' })).toMatchObject({ operatorGuildId: undefined, askUserPerDay: 50 });
 		const problems = problemsOf({ ...valid, OPERATOR_GUILD_ID: 'ops', ASK_USER_PER_DAY: '-1' });
 		expect(problems.some((problem) => problem.startsWith('OPERATOR_GUILD_ID'))).toBe(true);
@@ -83,7 +85,15 @@ describe('parseConfig', () => {
 		};
 		const problems = problemsOf(env);
 		expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(
-			['AUTH_PATH_PREFIX', 'DISCORD_GUILD_ID', 'GENERATION_BASE_URL', 'GENERATION_TIMEOUT_MS', 'REQUIRE_LINK', 'STORE_URL', 'TOKEN_ENCRYPTION_KEY'].sort(),
+			[
+				'AUTH_PATH_PREFIX',
+				'DISCORD_GUILD_ID',
+				'GENERATION_BASE_URL',
+				'GENERATION_TIMEOUT_MS',
+				'REQUIRE_LINK',
+				'STORE_URL',
+				'TOKEN_ENCRYPTION_KEY',
+			].sort(),
 		);
 		expect(problems.find((p) => p.startsWith('TOKEN_ENCRYPTION_KEY'))).toMatch(/npm run keygen/);
 		const message = problems.join('\n');
@@ -107,7 +117,11 @@ describe('parseConfig', () => {
 			askQueueMax: 0,
 			askMemberPerMinute: 0,
 		});
-		expect(parseConfig({ ...valid, ASK_CONCURRENCY: '', ASK_QUEUE_MAX: ' ', ASK_MEMBER_PER_MINUTE: '' })).toMatchObject({ askConcurrency: 32, askQueueMax: 500, askMemberPerMinute: 6 });
+		expect(parseConfig({ ...valid, ASK_CONCURRENCY: '', ASK_QUEUE_MAX: ' ', ASK_MEMBER_PER_MINUTE: '' })).toMatchObject({
+			askConcurrency: 32,
+			askQueueMax: 500,
+			askMemberPerMinute: 6,
+		});
 		const problems = problemsOf({ ...valid, ASK_CONCURRENCY: '0', ASK_QUEUE_MAX: '-1', ASK_MEMBER_PER_MINUTE: '2.5' });
 		expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['ASK_CONCURRENCY', 'ASK_MEMBER_PER_MINUTE', 'ASK_QUEUE_MAX']);
 	});
@@ -115,7 +129,9 @@ describe('parseConfig', () => {
 	it('caps /link at 30 submits a minute per process by default; 0 turns the cap off', () => {
 		expect(parseConfig(valid).linkPerProcessPerMinute).toBe(30);
 		expect(parseConfig({ ...valid, LINK_PER_PROCESS_PER_MINUTE: '0' }).linkPerProcessPerMinute).toBe(0);
-		expect(problemsOf({ ...valid, LINK_PER_PROCESS_PER_MINUTE: '-1' }).map((problem) => problem.split(':')[0])).toEqual(['LINK_PER_PROCESS_PER_MINUTE']);
+		expect(problemsOf({ ...valid, LINK_PER_PROCESS_PER_MINUTE: '-1' }).map((problem) => problem.split(':')[0])).toEqual([
+			'LINK_PER_PROCESS_PER_MINUTE',
+		]);
 	});
 
 	it("fetches attachments from Discord's two CDN hosts, or the one base of DISCORD_CDN_URL", () => {
@@ -127,14 +143,19 @@ describe('parseConfig', () => {
 
 	const urlNames = ['GENERATION_BASE_URL', 'AUTH_BASE_URL', 'DISCORD_API_URL', 'DISCORD_CDN_URL'] as const;
 
-	it.each(['https://api.example.com/v1', 'http://127.0.0.1:8080', 'http://127.45.6.7/x', 'http://[::1]:4000/api', 'http://localhost:3000', 'http://LOCALHOST', 'http://127.1'])(
-		'accepts %s for every service address',
-		(url) => {
-			const config = parseConfig({ ...valid, GENERATION_BASE_URL: url, AUTH_BASE_URL: url, DISCORD_API_URL: url });
-			expect(config.generationBaseUrl).toBe(url);
-			expect(config.authBaseUrl).toBe(url);
-		},
-	);
+	it.each([
+		'https://api.example.com/v1',
+		'http://127.0.0.1:8080',
+		'http://127.45.6.7/x',
+		'http://[::1]:4000/api',
+		'http://localhost:3000',
+		'http://LOCALHOST',
+		'http://127.1',
+	])('accepts %s for every service address', (url) => {
+		const config = parseConfig({ ...valid, GENERATION_BASE_URL: url, AUTH_BASE_URL: url, DISCORD_API_URL: url });
+		expect(config.generationBaseUrl).toBe(url);
+		expect(config.authBaseUrl).toBe(url);
+	});
 
 	it.each([
 		'http://api.example.com/secret-path-canary',
@@ -155,16 +176,18 @@ describe('parseConfig', () => {
 	});
 
 	it('refuses plain http to a remote host for deploy-commands too', () => {
-		expect(() => parseDeployConfig({ DISCORD_TOKEN: 't', DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_API_URL: 'http://discord.example' })).toThrow(
-			/DISCORD_API_URL: invalid; expected an https:\/\/ URL/,
-		);
+		expect(() =>
+			parseDeployConfig({ DISCORD_TOKEN: 't', DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_API_URL: 'http://discord.example' }),
+		).toThrow(/DISCORD_API_URL: invalid; expected an https:\/\/ URL/);
 	});
 
 	it('reads a previous sealing key beside the current one, blank meaning none, and never echoes a bad one', () => {
 		const previous = randomBytes(32).toString('base64');
 		expect(parseConfig(valid).tokenEncryptionKeyPrevious).toBeUndefined();
 		expect(parseConfig({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: ' ' }).tokenEncryptionKeyPrevious).toBeUndefined();
-		expect(parseConfig({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: previous }).tokenEncryptionKeyPrevious?.equals(Buffer.from(previous, 'base64'))).toBe(true);
+		expect(
+			parseConfig({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: previous }).tokenEncryptionKeyPrevious?.equals(Buffer.from(previous, 'base64')),
+		).toBe(true);
 		const bad = randomBytes(31).toString('base64');
 		const problems = problemsOf({ ...valid, TOKEN_ENCRYPTION_KEY_PREVIOUS: bad });
 		expect(problems).toEqual([expect.stringMatching(/^TOKEN_ENCRYPTION_KEY_PREVIOUS: invalid; expected 32 random bytes/)]);

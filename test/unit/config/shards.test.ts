@@ -6,7 +6,6 @@ import { parseShardArray, parseShardList } from '../../../src/config/shardIds.js
 
 const valid = VALID_ENV;
 
-
 describe('parseShardList', () => {
 	it('reads ranges, single ids and both together, ascending and without repeats', () => {
 		expect(parseShardList('0-3')).toEqual([0, 1, 2, 3]);
@@ -38,7 +37,7 @@ describe('parseShardList', () => {
 		);
 	});
 
-	it('reads discord.js\'s SHARDS, a JSON array', () => {
+	it("reads discord.js's SHARDS, a JSON array", () => {
 		expect(parseShardArray('[2,0,2]')).toEqual([0, 2]);
 		for (const bad of ['', '[]', '0-3', '[-1]', '[1.5]', '{"0":1}', '["1"]']) expect(parseShardArray(bad), bad).toBeUndefined();
 	});
@@ -59,8 +58,12 @@ describe('shard settings', () => {
 
 	it('refuse ids without a count, ids outside the count, malformed lists and counts, each named', () => {
 		expect(problemsOf({ ...valid, SHARD_IDS: '0-1' })).toEqual([expect.stringMatching(/^SHARD_IDS: needs SHARD_COUNT/)]);
-		expect(problemsOf({ ...valid, SHARD_COUNT: '4', SHARD_IDS: '3-4' })).toEqual([expect.stringMatching(/^SHARD_IDS: invalid; expected ids below SHARD_COUNT/)]);
-		expect(problemsOf({ ...valid, SHARD_COUNT: '4', SHARD_IDS: '0-' })).toEqual([expect.stringMatching(/^SHARD_IDS: invalid; expected shard ids and ranges/)]);
+		expect(problemsOf({ ...valid, SHARD_COUNT: '4', SHARD_IDS: '3-4' })).toEqual([
+			expect.stringMatching(/^SHARD_IDS: invalid; expected ids below SHARD_COUNT/),
+		]);
+		expect(problemsOf({ ...valid, SHARD_COUNT: '4', SHARD_IDS: '0-' })).toEqual([
+			expect.stringMatching(/^SHARD_IDS: invalid; expected shard ids and ranges/),
+		]);
 		expect(problemsOf({ ...valid, SHARD_COUNT: '4', SHARDS: '0-1' })).toEqual([expect.stringMatching(/^SHARDS: invalid; expected a JSON array/)]);
 		for (const bad of ['0', 'four', '-2', '1.5']) {
 			expect(problemsOf({ ...valid, SHARD_COUNT: bad }), bad).toEqual([expect.stringMatching(/^SHARD_COUNT: invalid; expected a whole number/)]);
@@ -105,12 +108,22 @@ describe('parseRestProxyConfig', () => {
 
 	it('needs REST_PROXY_SECRET, of at least 32 characters, to listen off loopback', () => {
 		const secret = 's'.repeat(32);
-		expect(problemsOf({ DISCORD_TOKEN: 't', REST_PROXY_HOST: '0.0.0.0' }, parseRestProxyConfig)).toEqual([expect.stringMatching(/^REST_PROXY_SECRET: missing; expected a shared secret whenever REST_PROXY_HOST is not a loopback/)]);
-		expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_HOST: '0.0.0.0', REST_PROXY_SECRET: secret })).toMatchObject({ restProxyHost: '0.0.0.0', restProxySecret: secret });
+		expect(problemsOf({ DISCORD_TOKEN: 't', REST_PROXY_HOST: '0.0.0.0' }, parseRestProxyConfig)).toEqual([
+			expect.stringMatching(/^REST_PROXY_SECRET: missing; expected a shared secret whenever REST_PROXY_HOST is not a loopback/),
+		]);
+		expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_HOST: '0.0.0.0', REST_PROXY_SECRET: secret })).toMatchObject({
+			restProxyHost: '0.0.0.0',
+			restProxySecret: secret,
+		});
 		for (const loopback of ['127.0.0.1', '::1', 'localhost']) {
-			expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_HOST: loopback })).toMatchObject({ restProxyHost: loopback, restProxySecret: undefined });
+			expect(parseRestProxyConfig({ DISCORD_TOKEN: 't', REST_PROXY_HOST: loopback })).toMatchObject({
+				restProxyHost: loopback,
+				restProxySecret: undefined,
+			});
 		}
-		expect(problemsOf({ DISCORD_TOKEN: 't', REST_PROXY_SECRET: 'short' }, parseRestProxyConfig)).toEqual([expect.stringMatching(/^REST_PROXY_SECRET: invalid; expected at least 32 characters/)]);
+		expect(problemsOf({ DISCORD_TOKEN: 't', REST_PROXY_SECRET: 'short' }, parseRestProxyConfig)).toEqual([
+			expect.stringMatching(/^REST_PROXY_SECRET: invalid; expected at least 32 characters/),
+		]);
 	});
 
 	it("give the bot the proxy's secret to send, and none by default", () => {

@@ -27,7 +27,10 @@ function isCutCopy(kept: readonly Turn[], newest: readonly Turn[]): boolean {
 	if (kept.length === 0 || !kept.some((turn) => turn.text.endsWith(' […]'))) return false;
 	return kept.every((turn, at) => {
 		const original = newest[at];
-		return original?.role === turn.role && (turn.text === original.text || (turn.text.endsWith(' […]') && original.text.startsWith(turn.text.slice(0, -4))));
+		return (
+			original?.role === turn.role &&
+			(turn.text === original.text || (turn.text.endsWith(' […]') && original.text.startsWith(turn.text.slice(0, -4))))
+		);
 	});
 }
 
@@ -86,7 +89,10 @@ describe('buildContents', () => {
 		expect(contents.map((turn) => turn.text.slice(0, 2))).toEqual(['P2', 'A2', 'P3', 'A3', 'P4', 'A4', 'P5']);
 		expect(total(contents)).toBe(12_002);
 		// Exactly at the limit nothing is dropped.
-		const exact = exchanges(3, 2000).concat([{ role: 'user', text: 'x'.repeat(2000) }, { role: 'model', text: 'y'.repeat(1999) }]);
+		const exact = exchanges(3, 2000).concat([
+			{ role: 'user', text: 'x'.repeat(2000) },
+			{ role: 'model', text: 'y'.repeat(1999) },
+		]);
 		expect(total(buildContents(exact, 'z'))).toBe(CHARACTER_LIMIT);
 	});
 
@@ -112,14 +118,30 @@ describe('buildContents', () => {
 		expect(contents[1]?.text).toBe(`${'a'.repeat(CHARACTER_LIMIT - 7 - 12 - 4)} […]`);
 		expect(total(contents)).toBe(CHARACTER_LIMIT);
 		// A long prompt keeps at most half the room when the answer needs the rest.
-		const both = buildContents([{ role: 'user', text: 'q'.repeat(10_000) }, { role: 'model', text: 'a'.repeat(10_000) }], 'x'.repeat(2000));
+		const both = buildContents(
+			[
+				{ role: 'user', text: 'q'.repeat(10_000) },
+				{ role: 'model', text: 'a'.repeat(10_000) },
+			],
+			'x'.repeat(2000),
+		);
 		expect(both.map((turn) => characterCount(turn.text))).toEqual([7000, 7000, 2000]);
 	});
 
 	it('keeps who asked a prompt out of the body', () => {
-		const body = generationBody(buildContents([{ role: 'user', text: 'P1', by: '42' }, { role: 'model', text: 'A1' }], 'P2'));
+		const body = generationBody(
+			buildContents(
+				[
+					{ role: 'user', text: 'P1', by: '42' },
+					{ role: 'model', text: 'A1' },
+				],
+				'P2',
+			),
+		);
 		expect(body).not.toContain('42');
-		expect(body).toBe('{"contents":[{"role":"user","parts":[{"text":"P1"}]},{"role":"model","parts":[{"text":"A1"}]},{"role":"user","parts":[{"text":"P2"}]}]}');
+		expect(body).toBe(
+			'{"contents":[{"role":"user","parts":[{"text":"P1"}]},{"role":"model","parts":[{"text":"A1"}]},{"role":"user","parts":[{"text":"P2"}]}]}',
+		);
 	});
 
 	it('sends a prompt too long for any history on its own, still as a user turn', () => {

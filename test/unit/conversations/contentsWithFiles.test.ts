@@ -10,7 +10,12 @@ describe('generationBody with files', () => {
 	});
 
 	it('names a file a conversation could not keep', () => {
-		const body = JSON.parse(generationBody([{ role: 'user', text: 'Q', files: [{ name: 'big.log' }] }, { role: 'model', text: 'A' }])) as unknown;
+		const body = JSON.parse(
+			generationBody([
+				{ role: 'user', text: 'Q', files: [{ name: 'big.log' }] },
+				{ role: 'model', text: 'A' },
+			]),
+		) as unknown;
 		expect(body).toEqual({
 			contents: [
 				{ role: 'user', parts: [{ text: 'Q' }, { text: 'File: big.log (too large to keep in this conversation; its text is no longer available)' }] },
@@ -47,8 +52,20 @@ describe('buildContents with instructions', () => {
 describe('filesToKeep', () => {
 	it('keeps files whole while they fit beside the prompt and answer, the rest by name', () => {
 		const room = CHARACTER_LIMIT - 1 - 1 - 1;
-		const kept = filesToKeep([{ name: 'a', text: 'a'.repeat(room - 10) }, { name: 'b', text: 'b'.repeat(11) }, { name: 'c', text: 'c'.repeat(10) }], 'P', 'A');
-		expect(kept.map((file) => [file.name, file.text?.length])).toEqual([['a', room - 10], ['b', undefined], ['c', 10]]);
+		const kept = filesToKeep(
+			[
+				{ name: 'a', text: 'a'.repeat(room - 10) },
+				{ name: 'b', text: 'b'.repeat(11) },
+				{ name: 'c', text: 'c'.repeat(10) },
+			],
+			'P',
+			'A',
+		);
+		expect(kept.map((file) => [file.name, file.text?.length])).toEqual([
+			['a', room - 10],
+			['b', undefined],
+			['c', 10],
+		]);
 		expect(filesNotKept([{ files: kept }])).toEqual(['b']);
 	});
 });

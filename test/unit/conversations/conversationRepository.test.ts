@@ -274,7 +274,9 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(1);
 			expect(lines.join('\n')).not.toContain(key);
 
-			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY, previous: KEY }, log).find(key, MEMBER)).toEqual(message('the message'));
+			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY, previous: KEY }, log).find(key, MEMBER)).toEqual(
+				message('the message'),
+			);
 			expect(await new PendingQuestionRepository(store, { current: OTHER_KEY }, log).find(key, MEMBER)).toBeUndefined();
 			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(2);
 		});

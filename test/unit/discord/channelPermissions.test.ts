@@ -34,7 +34,11 @@ describe('computeChannelPermissions', () => {
 	it('gives the owner and administrators everything, whatever the overwrites say', () => {
 		const denied = [ow(GUILD, 0, 0n, P.ViewChannel | P.ManageMessages), ow(MEMBER, 1, 0n, P.ViewChannel)];
 		expect(computeChannelPermissions(facts({ memberId: OWNER, overwrites: denied })).bitfield).toBe(PermissionsBitField.All);
-		const admin = facts({ roles: [...facts().roles, { id: '203', permissions: P.Administrator.toString() }], memberRoleIds: ['203'], overwrites: denied });
+		const admin = facts({
+			roles: [...facts().roles, { id: '203', permissions: P.Administrator.toString() }],
+			memberRoleIds: ['203'],
+			overwrites: denied,
+		});
 		expect(computeChannelPermissions(admin).bitfield).toBe(PermissionsBitField.All);
 		// Even where Veil could not read the channel.
 		expect(computeChannelPermissions({ ...admin, overwrites: null }).bitfield).toBe(PermissionsBitField.All);

@@ -22,7 +22,11 @@ describe('describeRateLimit', () => {
 		const described = describeRateLimit(info);
 		expect(JSON.stringify(described)).not.toContain(token);
 		expect(described).not.toHaveProperty('url');
-		expect(described).toMatchObject({ route: '/webhooks/:id/:token/messages/@original', majorParameter: '111111111111111111/:token', retryAfterMs: 12_000 });
+		expect(described).toMatchObject({
+			route: '/webhooks/:id/:token/messages/@original',
+			majorParameter: '111111111111111111/:token',
+			retryAfterMs: 12_000,
+		});
 		expect(describeRateLimit({ ...info, route: `/interactions/222222222222222222/${token}/callback`, majorParameter: 'global' }).route).toBe(
 			'/interactions/222222222222222222/:token/callback',
 		);

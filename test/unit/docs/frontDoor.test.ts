@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 const root = new URL('../../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
 const docs = readdirSync(new URL('docs/', root)).filter((name) => name.endsWith('.md'));
-const pages = new Map<string, string>([['README.md', readme], ...docs.map((name) => [`docs/${name}`, readFileSync(new URL(`docs/${name}`, root), 'utf8')] as const)]);
+const pages = new Map<string, string>([
+	['README.md', readme],
+	...docs.map((name) => [`docs/${name}`, readFileSync(new URL(`docs/${name}`, root), 'utf8')] as const),
+]);
 const scripts = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */

@@ -77,9 +77,7 @@ describe('GenerationClient answers', () => {
 		fixture.standIn.scriptGeneration({ json: body });
 		const answer = await client().generate('hi');
 		expect(answer).toEqual({
-			candidates: [
-				{ content: { parts: [{ text: 'fine' }], role: 'model' }, finishReason: 'STOP', index: 0, safetyRatings: ratingsWith() },
-			],
+			candidates: [{ content: { parts: [{ text: 'fine' }], role: 'model' }, finishReason: 'STOP', index: 0, safetyRatings: ratingsWith() }],
 			promptFeedback: { safetyRatings: ratingsWith() },
 		});
 	});
@@ -133,7 +131,9 @@ describe('GenerationClient answers', () => {
 		const error = await upstreamError(client().generate('hi', { credentials }));
 		expect(error.code).toBe('upstream_refused');
 		expect(error.status).toBe(401);
-		expect(answerOf(error)).toBe("The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.");
+		expect(answerOf(error)).toBe(
+			"The model's service refused your linked account. Run /link again to refresh it; your current link is kept until then.",
+		);
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 

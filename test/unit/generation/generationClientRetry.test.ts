@@ -123,7 +123,7 @@ describe('GenerationClient retries', () => {
 });
 
 describe('GenerationClient cancellation', () => {
-	it('leaves no abort listener on the caller\'s signal once a call has ended, whatever the outcome', async () => {
+	it("leaves no abort listener on the caller's signal once a call has ended, whatever the outcome", async () => {
 		const shutdown = new AbortController().signal;
 		const generation = client({ timeoutMs: 200 });
 		fixture.standIn.scriptGeneration({ status: 503 }, { destroy: true });
@@ -135,7 +135,7 @@ describe('GenerationClient cancellation', () => {
 		expect(getEventListeners(shutdown, 'abort')).toHaveLength(0);
 	});
 
-	it('holds at most one listener per running call on the caller\'s signal', async () => {
+	it("holds at most one listener per running call on the caller's signal", async () => {
 		const shutdown = new AbortController().signal;
 		fixture.standIn.setDefaultGeneration({ hang: true });
 		const generation = client({ timeoutMs: 20_000 });
@@ -186,4 +186,3 @@ describe('GenerationClient cancellation', () => {
 		await expect(pending).rejects.toThrow('cancelled');
 	});
 });
-

@@ -1,11 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-	HARM_CATEGORIES,
-	generationResponseSchema,
-	type GenerationResponse,
-	type SafetyRating,
-} from '../../../src/generation/generationResponse.js';
+import { HARM_CATEGORIES, generationResponseSchema, type GenerationResponse, type SafetyRating } from '../../../src/generation/generationResponse.js';
 import { categoryLabel, describeRatings, flaggedRatings } from '../../../src/replies/ratingLabels.js';
 import { judgeResponse, type HideReason, type RatingLine, type Verdict } from '../../../src/generation/safetyVerdict.js';
 import { t } from '../../../src/i18n/translate.js';
@@ -47,13 +42,13 @@ const hideCases: [string, Mutation, HideReason[]][] = [
 	['reply with one twice, one missing', (r) => (reply(r).safetyRatings![1] = first()), [missing, 'category-duplicated']],
 	['an extra unknown category', (r) => reply(r).safetyRatings!.push(civic()), ['unknown-category']],
 	['an unknown category instead of one', (r) => (prompt(r).safetyRatings![3] = civic()), [missing, 'unknown-category']],
-	...(['LOW', 'MEDIUM', 'HIGH', 'negligible', 'NEGLIGIBLE ', '', 'HARM_PROBABILITY_UNSPECIFIED', 'SAFE'].map(
+	...['LOW', 'MEDIUM', 'HIGH', 'negligible', 'NEGLIGIBLE ', '', 'HARM_PROBABILITY_UNSPECIFIED', 'SAFE'].map(
 		(probability): [string, Mutation, HideReason[]] => [
 			`reply probability ${JSON.stringify(probability)}`,
 			(r) => (reply(r).safetyRatings![2]!.probability = probability),
 			['not-negligible'],
 		],
-	)),
+	),
 	['prompt probability LOW', (r) => (prompt(r).safetyRatings![0]!.probability = 'LOW'), ['not-negligible']],
 	['prompt rating blocked', (r) => (prompt(r).safetyRatings![3]!.blocked = true), ['blocked']],
 	['reply rating blocked', (r) => (reply(r).safetyRatings![0]!.blocked = true), ['blocked']],
@@ -61,13 +56,11 @@ const hideCases: [string, Mutation, HideReason[]][] = [
 	['blockReason OTHER', (r) => (prompt(r).blockReason = 'OTHER'), ['block-reason']],
 	['blockReason empty string', (r) => (prompt(r).blockReason = ''), ['block-reason']],
 	['no finishReason', (r) => delete reply(r).finishReason, ['finish-reason']],
-	...(['SAFETY', 'RECITATION', 'OTHER', 'FINISH_REASON_UNSPECIFIED', 'stop', '', 'BLOCKLIST'].map(
-		(finishReason): [string, Mutation, HideReason[]] => [
-			`finishReason ${JSON.stringify(finishReason)}`,
-			(r) => (reply(r).finishReason = finishReason),
-			['finish-reason'],
-		],
-	)),
+	...['SAFETY', 'RECITATION', 'OTHER', 'FINISH_REASON_UNSPECIFIED', 'stop', '', 'BLOCKLIST'].map((finishReason): [string, Mutation, HideReason[]] => [
+		`finishReason ${JSON.stringify(finishReason)}`,
+		(r) => (reply(r).finishReason = finishReason),
+		['finish-reason'],
+	]),
 ];
 
 describe('judgeResponse', () => {
@@ -189,7 +182,10 @@ describe('rating labels', () => {
 		const inGerman = describeRatings(lines, 'de');
 		expect(inGerman).toEqual([
 			t('de', 'members.ratings.inReply', { category: t('de', 'members.ratings.categories.HARM_CATEGORY_HARASSMENT'), probability: 'MEDIUM' }),
-			t('de', 'members.ratings.inPromptBlocked', { category: t('de', 'members.ratings.categories.HARM_CATEGORY_HATE_SPEECH'), probability: 'NEGLIGIBLE' }),
+			t('de', 'members.ratings.inPromptBlocked', {
+				category: t('de', 'members.ratings.categories.HARM_CATEGORY_HATE_SPEECH'),
+				probability: 'NEGLIGIBLE',
+			}),
 			t('de', 'members.ratings.inReply', { category: 'NEW\\_THING', probability: t('de', 'members.ratings.empty') }),
 		]);
 		expect(inGerman[1]).toMatch(/^Hassrede: NEGLIGIBLE, blockiert \(/);
@@ -198,19 +194,10 @@ describe('rating labels', () => {
 	});
 });
 
-const unsafe = fc.oneof(
-	fc.constantFrom('LOW', 'MEDIUM', 'HIGH', 'negligible', 'Negligible', ' NEGLIGIBLE', ''),
-	fc.string(),
-);
+const unsafe = fc.oneof(fc.constantFrom('LOW', 'MEDIUM', 'HIGH', 'negligible', 'Negligible', ' NEGLIGIBLE', ''), fc.string());
 const probability = fc.oneof({ weight: 2, arbitrary: fc.constant('NEGLIGIBLE') }, { weight: 1, arbitrary: unsafe });
-const category = fc.oneof(
-	{ weight: 8, arbitrary: fc.constantFrom(...HARM_CATEGORIES) },
-	{ weight: 1, arbitrary: fc.string() },
-);
-const rating: fc.Arbitrary<SafetyRating> = fc.record(
-	{ category, probability, blocked: fc.boolean() },
-	{ requiredKeys: ['category', 'probability'] },
-);
+const category = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...HARM_CATEGORIES) }, { weight: 1, arbitrary: fc.string() });
+const rating: fc.Arbitrary<SafetyRating> = fc.record({ category, probability, blocked: fc.boolean() }, { requiredKeys: ['category', 'probability'] });
 /** A safe response in some rating order, then up to three changes: about a third of these stay safe. */
 const responses: fc.Arbitrary<GenerationResponse> = fc
 	.record({
@@ -264,10 +251,7 @@ const responses: fc.Arbitrary<GenerationResponse> = fc
 		return generationResponseSchema.parse(response);
 	});
 
-const allRatings = (r: GenerationResponse) => [
-	...(r.promptFeedback?.safetyRatings ?? []),
-	...(r.candidates?.[0]?.safetyRatings ?? []),
-];
+const allRatings = (r: GenerationResponse) => [...(r.promptFeedback?.safetyRatings ?? []), ...(r.candidates?.[0]?.safetyRatings ?? [])];
 const coversFourNegligible = (ratings: SafetyRating[] | undefined) =>
 	ratings !== undefined &&
 	ratings.length === HARM_CATEGORIES.length &&

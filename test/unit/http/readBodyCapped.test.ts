@@ -11,7 +11,10 @@ afterEach(async () => {
 async function readFrom(options: Parameters<typeof startFloodServer>[0], maxBytes: number) {
 	const server = await startFloodServer(options);
 	const agent = new Agent();
-	cleanups.push(() => server.stop(), () => agent.destroy());
+	cleanups.push(
+		() => server.stop(),
+		() => agent.destroy(),
+	);
 	const response = await agent.request({ origin: server.url, path: '/', method: 'GET' });
 	const body = await readBodyCapped(response, maxBytes);
 	const [flood] = await server.floods();

@@ -89,7 +89,7 @@ describe('the catalogues', () => {
 		expect(meta.reviewed).toMatch(/no part has been reviewed by a native speaker/i);
 	});
 
-	it.each(SUPPORTED_LOCALES)('%s names and describes commands by Discord\'s rules', (locale) => {
+	it.each(SUPPORTED_LOCALES)("%s names and describes commands by Discord's rules", (locale) => {
 		const names = new Map<string, string[]>();
 		for (const { path, entry, siblings } of commandEntries(locale)) {
 			const messageCommand = entry.description === undefined;

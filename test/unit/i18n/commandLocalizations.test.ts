@@ -42,16 +42,18 @@ describe('localizeCommands', () => {
 		expect(missing, 'add these to src/i18n/locales/*.json').toEqual([]);
 	});
 
-	it('keeps en-US\'s catalogue the same as the commands\' own English, so a changed option is seen as untranslated', () => {
+	it("keeps en-US's catalogue the same as the commands' own English, so a changed option is seen as untranslated", () => {
 		const mismatched: string[] = [];
 		const compare = (nodes: readonly Node[], entries: Readonly<Record<string, CommandEntry>> | undefined, prefix: string) => {
 			for (const node of nodes) {
 				const entry = entries?.[node.name];
 				if (entry?.name !== node.name) mismatched.push(`${prefix}${node.name}: not in en-US.json`);
-				else if (node.type !== 3 && entry.description !== node.description) mismatched.push(`${prefix}${node.name}.description: "${node.description}" in code`);
+				else if (node.type !== 3 && entry.description !== node.description)
+					mismatched.push(`${prefix}${node.name}.description: "${node.description}" in code`);
 				compare(node.options ?? [], entry?.options, `${prefix}${node.name}.options.`);
 				for (const choice of node.choices ?? []) {
-					if (entry?.choices?.[String(choice.value)] !== choice.name) mismatched.push(`${prefix}${node.name}.choices.${choice.value}: "${choice.name}" in code`);
+					if (entry?.choices?.[String(choice.value)] !== choice.name)
+						mismatched.push(`${prefix}${node.name}.choices.${choice.value}: "${choice.name}" in code`);
 				}
 			}
 		};
@@ -59,7 +61,7 @@ describe('localizeCommands', () => {
 		expect(mismatched).toEqual([]);
 	});
 
-	it('sends the catalogue\'s words under Discord\'s locale codes, and the English as the command\'s own', () => {
+	it("sends the catalogue's words under Discord's locale codes, and the English as the command's own", () => {
 		const ask = localizeCommands(registered() as never).find((command) => command.name === 'ask') as unknown as Node;
 		expect(ask.description).toBe('Ask the model a question');
 		expect(ask.name_localizations).toMatchObject({ de: 'fragen', 'es-ES': 'preguntar', 'pt-BR': 'perguntar', 'zh-CN': '提问', ja: '質問' });
@@ -86,7 +88,7 @@ describe('localizeCommands', () => {
 		expect(unknown).toEqual({ name: 'unknown', description: 'd' });
 	});
 
-	it('does not change the registry\'s own JSON', () => {
+	it("does not change the registry's own JSON", () => {
 		const before = JSON.stringify(registered());
 		localizeCommands(buildRegistry(commandModules).toJSON());
 		expect(JSON.stringify(registered())).toBe(before);

@@ -5,14 +5,55 @@ import { t, type MessageKey } from '../../../src/i18n/translate.js';
 // Discord refuses a form or a button whose text is too long (the whole modal or message fails), so every locale's
 // words must fit: a modal's title and a label's label 45 characters, a label's description 100, a button's label 80.
 const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]]> = [
-	[45, ['members.link.formTitle', 'members.conversation.formTitle', 'members.askVeil.formTitle', 'moderators.decisionForm.title.released', 'moderators.decisionForm.title.dismissed', 'moderators.decisionForm.title.reviewed']],
-	[45, ['members.link.emailLabel', 'members.link.passwordLabel', 'members.conversation.promptLabel', 'members.conversation.filesLabel', 'members.askVeil.questionLabel', 'moderators.decisionForm.label']],
-	[100, ['members.link.emailHint', 'members.link.passwordHint', 'members.conversation.promptHint', 'members.askVeil.questionHint', 'moderators.decisionForm.hint']],
-	[80, ['members.ask.linkButton', 'members.conversation.followUpButton', 'moderators.buttons.previous', 'moderators.buttons.next', 'moderators.buttons.release', 'moderators.buttons.dismiss', 'moderators.buttons.review', 'moderators.buttons.viewReply']],
+	[
+		45,
+		[
+			'members.link.formTitle',
+			'members.conversation.formTitle',
+			'members.askVeil.formTitle',
+			'moderators.decisionForm.title.released',
+			'moderators.decisionForm.title.dismissed',
+			'moderators.decisionForm.title.reviewed',
+		],
+	],
+	[
+		45,
+		[
+			'members.link.emailLabel',
+			'members.link.passwordLabel',
+			'members.conversation.promptLabel',
+			'members.conversation.filesLabel',
+			'members.askVeil.questionLabel',
+			'moderators.decisionForm.label',
+		],
+	],
+	[
+		100,
+		[
+			'members.link.emailHint',
+			'members.link.passwordHint',
+			'members.conversation.promptHint',
+			'members.askVeil.questionHint',
+			'moderators.decisionForm.hint',
+		],
+	],
+	[
+		80,
+		[
+			'members.ask.linkButton',
+			'members.conversation.followUpButton',
+			'moderators.buttons.previous',
+			'moderators.buttons.next',
+			'moderators.buttons.release',
+			'moderators.buttons.dismiss',
+			'moderators.buttons.review',
+			'moderators.buttons.viewReply',
+		],
+	],
 ];
 
 describe("the catalogues' form and button texts", () => {
-	it.each(SUPPORTED_LOCALES)('%s fits Discord\'s limits on titles, labels, descriptions and buttons', (locale) => {
+	it.each(SUPPORTED_LOCALES)("%s fits Discord's limits on titles, labels, descriptions and buttons", (locale) => {
 		for (const [limit, keys] of LIMITS) {
 			for (const key of keys) expect(t(locale, key).length, `${locale} ${key}: ${t(locale, key)}`).toBeLessThanOrEqual(limit);
 		}

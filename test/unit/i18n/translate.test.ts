@@ -20,7 +20,7 @@ describe('resolveLocale', () => {
 		expect(resolveLocale(null)).toBe('en-US');
 	});
 
-	it('takes a server\'s own setting over its guild_locale, and guild_locale over English', () => {
+	it("takes a server's own setting over its guild_locale, and guild_locale over English", () => {
 		expect(resolveServerLocale('fr')).toBe('fr');
 		expect(resolveServerLocale('fr', 'ja')).toBe('ja');
 		expect(resolveServerLocale('fr', null)).toBe('fr');
@@ -33,10 +33,13 @@ describe('t', () => {
 	it('says in en-US what Veil said before it had catalogues', () => {
 		expect(t('en-US', 'members.admission.waitingNext')).toBe('Veil is busy: yours is next in line. Your answer will appear here.');
 		expect(t('en-US', 'members.admission.waiting', { count: 3 })).toBe('Veil is busy: 3 asks are ahead of yours. Your answer will appear here.');
-		for (const limit of [1, 5]) expect(t('en-US', 'members.admission.dailyLimit', { count: limit, resetsAt: '<t:1700000000:R>' })).toBe(
-			`You've reached this server's limit of ${limit} question${limit === 1 ? '' : 's'} a day. It resets <t:1700000000:R>.`,
+		for (const limit of [1, 5])
+			expect(t('en-US', 'members.admission.dailyLimit', { count: limit, resetsAt: '<t:1700000000:R>' })).toBe(
+				`You've reached this server's limit of ${limit} question${limit === 1 ? '' : 's'} a day. It resets <t:1700000000:R>.`,
+			);
+		expect(t('en-US', 'members.ask.linkFirst')).toMatch(
+			/^\*\*Link your account first\.\*\* Veil asks the model with your own account of its service\. /,
 		);
-		expect(t('en-US', 'members.ask.linkFirst')).toMatch(/^\*\*Link your account first\.\*\* Veil asks the model with your own account of its service\. /);
 		expect(t('en-US', 'members.ask.linkButton')).toBe('Link account');
 	});
 
@@ -52,7 +55,10 @@ describe('t', () => {
 	});
 
 	it('counts in Japanese with one form for every number', () => {
-		for (const count of [1, 2, 5]) expect(t('ja', 'members.admission.waiting', { count })).toBe(`Veilは混み合っています。あなたの前に${count}件の質問があります。回答はここに表示されます。`);
+		for (const count of [1, 2, 5])
+			expect(t('ja', 'members.admission.waiting', { count })).toBe(
+				`Veilは混み合っています。あなたの前に${count}件の質問があります。回答はここに表示されます。`,
+			);
 	});
 
 	it('puts Discord markup and code in untouched', () => {

@@ -15,7 +15,12 @@ async function lint(files: Record<string, string>): Promise<string[]> {
 		cwd: dir,
 		overrideConfigFile: true,
 		overrideConfig: [
-			{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { veil: importCycles }, rules: { 'veil/no-import-cycle': 'error' } },
+			{
+				files: ['**/*.ts'],
+				languageOptions: { parser: tseslint.parser },
+				plugins: { veil: importCycles },
+				rules: { 'veil/no-import-cycle': 'error' },
+			},
 		],
 	});
 	const results = await eslint.lintFiles(Object.keys(files).map((name) => join(dir, name)));
@@ -25,13 +30,16 @@ async function lint(files: Record<string, string>): Promise<string[]> {
 describe('veil/no-import-cycle', () => {
 	it('sees a cycle made of a type import, which import-x/no-cycle leaves out', async () => {
 		const messages = await lint({
-			'factory.ts': "import { MemoryStore } from './memory.js';\nexport interface Store { get(): string }\nexport const open = (): Store => new MemoryStore();\n",
+			'factory.ts':
+				"import { MemoryStore } from './memory.js';\nexport interface Store { get(): string }\nexport const open = (): Store => new MemoryStore();\n",
 			'memory.ts': "import type { Store } from './factory.js';\nexport class MemoryStore implements Store { get() { return ''; } }\n",
 		});
 		expect(messages).toEqual(['Import cycle: factory.ts → memory.ts → factory.ts', 'Import cycle: memory.ts → factory.ts → memory.ts']);
 	});
 
 	it('passes imports that only run down', async () => {
-		expect(await lint({ 'top.ts': "import { leaf } from './leaf.js';\nexport const top = leaf;\n", 'leaf.ts': 'export const leaf = 1;\n' })).toEqual([]);
+		expect(await lint({ 'top.ts': "import { leaf } from './leaf.js';\nexport const top = leaf;\n", 'leaf.ts': 'export const leaf = 1;\n' })).toEqual(
+			[],
+		);
 	});
 });

@@ -16,8 +16,7 @@ describe('redactUrl', () => {
 	it('redacts every secret name in any case and leaves other parameters alone', () => {
 		const url = 'https://x.test/p?KEY=1&Token=2&access_TOKEN=3&PassWord=4&secret=5&Api_Key=6&keyword=7&page=8';
 		expect(redactUrl(url)).toBe(
-			'https://x.test/p?KEY=REDACTED&Token=REDACTED&access_TOKEN=REDACTED&PassWord=REDACTED&secret=REDACTED' +
-				'&Api_Key=REDACTED&keyword=7&page=8',
+			'https://x.test/p?KEY=REDACTED&Token=REDACTED&access_TOKEN=REDACTED&PassWord=REDACTED&secret=REDACTED' + '&Api_Key=REDACTED&keyword=7&page=8',
 		);
 	});
 
@@ -38,9 +37,7 @@ describe('redactUrl', () => {
 	});
 
 	it('still hides key=... in a string that is not a URL', () => {
-		expect(redactUrl('/v1beta/models/m:generateContent?key=abc123&alt=json')).toBe(
-			'/v1beta/models/m:generateContent?key=REDACTED&alt=json',
-		);
+		expect(redactUrl('/v1beta/models/m:generateContent?key=abc123&alt=json')).toBe('/v1beta/models/m:generateContent?key=REDACTED&alt=json');
 		expect(redactUrl('http://[broken?key=abc123')).not.toContain('abc123');
 		expect(redactUrl('request to key=abc123 failed')).not.toContain('abc123');
 		expect(redactUrl('')).toBe('');

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
-import { askedPrivately, DECISION_CLAIM_MS, FlagRepository, newFlagId, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
+import {
+	askedPrivately,
+	DECISION_CLAIM_MS,
+	FlagRepository,
+	newFlagId,
+	type FlagRecord,
+	type NewFlag,
+} from '../../../src/moderation/flagRepository.js';
 import { StoreError } from '../../../src/storage/storeError.js';
 import { moveLegacyFlags } from '../../../src/moderation/flagMigration.js';
 import { createLogger } from '../../../src/logging/logger.js';
@@ -131,9 +138,9 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 	it('records nothing when the action fails, so the flag can be decided later', async () => {
 		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
 		const flag = await flags.create(newFlag());
-		await expect(
-			flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone'))),
-		).rejects.toThrow('channel gone');
+		await expect(flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, () => Promise.reject(new Error('channel gone')))).rejects.toThrow(
+			'channel gone',
+		);
 		expect((await flags.find(GUILD, flag.id))?.decision).toBeUndefined();
 		expect((await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '502' })).kind).toBe('decided');
 	});
@@ -180,10 +187,22 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 		// As earlier versions kept the index: a JSON array in the keyv store without the channels, and a sorted-set
 		// member without its channel.
 		await atomic.indexRemove(`flag-index:${GUILD}`, [`${open.id}:${OPEN_CHANNEL}`, `${staff.id}:${STAFF_CHANNEL}`, `${bare.id}:${OPEN_CHANNEL}`]);
-		await store.set('flag-index', GUILD, [[staff.id, Date.parse(staff.createdAt)], [open.id, Date.parse(open.createdAt)]], 60_000);
-		await atomic.indexAdd(`flag-index:${GUILD}`, [{ member: bare.id, score: Date.parse(bare.createdAt) }], { limit: 100, minScore: 0, ttlMs: 60_000 });
+		await store.set(
+			'flag-index',
+			GUILD,
+			[
+				[staff.id, Date.parse(staff.createdAt)],
+				[open.id, Date.parse(open.createdAt)],
+			],
+			60_000,
+		);
+		await atomic.indexAdd(`flag-index:${GUILD}`, [{ member: bare.id, score: Date.parse(bare.createdAt) }], {
+			limit: 100,
+			minScore: 0,
+			ttlMs: 60_000,
+		});
 		// And a flag from before `private` was kept: a public ask, with its notice.
-		const { private: _private, ...older } = await flags.find(GUILD, staff.id) as FlagRecord;
+		const { private: _private, ...older } = (await flags.find(GUILD, staff.id)) as FlagRecord;
 		await flags.replace(older as FlagRecord);
 		expect(askedPrivately((await flags.find(GUILD, staff.id))!)).toBe(true);
 
@@ -242,7 +261,11 @@ describe.each(stores)('FlagRepository on %s', (_kind, storeUrl) => {
 
 	it('reads a flag stored in plain before flags were sealed, and seals it when it is next saved', async () => {
 		const flags = new FlagRepository(store, atomic, 30, { current: KEY });
-		const { version: _version, sealed: _sealed, ...metadata } = (await store.get('flags', `${GUILD}:${(await flags.create(newFlag())).id}`)) as Record<string, unknown>;
+		const {
+			version: _version,
+			sealed: _sealed,
+			...metadata
+		} = (await store.get('flags', `${GUILD}:${(await flags.create(newFlag())).id}`)) as Record<string, unknown>;
 		const legacy = { ...metadata, version: 1, prompt: 'OLD-PROMPT', text: 'OLD-TEXT' };
 		await store.set('flags', `${GUILD}:${String(metadata.id)}`, legacy);
 		expect(await flags.find(GUILD, String(metadata.id))).toMatchObject({ prompt: 'OLD-PROMPT', text: 'OLD-TEXT' });
@@ -316,7 +339,9 @@ describe('a decision whose claim reply never came (the store slow past its bound
 		const flag = await flags.create(newFlag());
 		state.down = true;
 		const acted: string[] = [];
-		const failed = await flags.decide(GUILD, flag.id, { kind: 'released', by: '501' }, async () => void acted.push('posted')).catch((error: unknown) => error);
+		const failed = await flags
+			.decide(GUILD, flag.id, { kind: 'released', by: '501' }, async () => void acted.push('posted'))
+			.catch((error: unknown) => error);
 		expect(failed).toBeInstanceOf(StoreError);
 		expect(answerOf(failed as StoreError)).toMatch(/may not have been saved/);
 		expect(acted).toEqual([]);
@@ -335,10 +360,18 @@ describe('a decision whose claim reply never came (the store slow past its bound
 	it('gives the claim back at once when the store answers the release, with a plain failure', async () => {
 		const store = await openStore('memory://', logger);
 		const atomic = await openAtomicStore('memory://', logger);
-		const flags = new FlagRepository(store, { ...atomic, claim: async (key, value, ttlMs) => {
-			await atomic.claim(key, value, ttlMs);
-			throw new StoreError('store did not answer claim within 1000 ms', { outcomeUnknown: true });
-		} }, 30, { current: KEY });
+		const flags = new FlagRepository(
+			store,
+			{
+				...atomic,
+				claim: async (key, value, ttlMs) => {
+					await atomic.claim(key, value, ttlMs);
+					throw new StoreError('store did not answer claim within 1000 ms', { outcomeUnknown: true });
+				},
+			},
+			30,
+			{ current: KEY },
+		);
 		const flag = await flags.create(newFlag());
 		const failed = await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '501' }).catch((error: unknown) => error);
 		expect(answerOf(failed as StoreError)).toMatch(/storage isn't answering/);

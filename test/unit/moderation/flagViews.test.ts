@@ -43,8 +43,7 @@ function flag(overrides: Partial<FlagRecord> = {}): FlagRecord {
 }
 
 const embedOf = (message: FlagMessage): APIEmbed => message.embeds[0]?.toJSON() ?? {};
-const buttonsOf = (message: FlagMessage) =>
-	message.components.flatMap((row) => row.toJSON().components) as APIButtonComponentWithCustomId[];
+const buttonsOf = (message: FlagMessage) => message.components.flatMap((row) => row.toJSON().components) as APIButtonComponentWithCustomId[];
 const embedText = (embed: APIEmbed): string =>
 	[embed.title, embed.description, embed.footer?.text, ...(embed.fields ?? []).flatMap((field) => [field.name, field.value])].join('\n');
 
@@ -67,7 +66,13 @@ describe('flagListMessage', () => {
 	const page = (flags: FlagRecord[], pageNumber = 1, pageCount = 1) => ({ flags, page: pageNumber, pageCount, total: flags.length });
 
 	it('shows one line per flag with id, member mention, time, categories and status, and no model text', () => {
-		const message = flagListMessage(page([flag(), flag({ id: 'mnpqrstuvw', decision: { kind: 'dismissed', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } })]), MODERATOR, 30, customIds.flagged, EN);
+		const message = flagListMessage(
+			page([flag(), flag({ id: 'mnpqrstuvw', decision: { kind: 'dismissed', by: MODERATOR, at: '2030-01-02T00:00:00.000Z' } })]),
+			MODERATOR,
+			30,
+			customIds.flagged,
+			EN,
+		);
 		const description = embedOf(message).description ?? '';
 		const lines = description.split('\n');
 		expect(lines).toHaveLength(2);
@@ -98,12 +103,21 @@ describe('flagListMessage', () => {
 		expect(message.content).toContain('No flagged replies');
 		expect(message.content).toContain('kept 12 hours');
 		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 30, customIds.flagged, EN).content).toContain('kept 30 days');
-		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.00003, customIds.flagged, EN).content).toContain('kept 2.6 seconds');
+		expect(flagListMessage({ flags: [], page: 1, pageCount: 1, total: 0 }, MODERATOR, 0.00003, customIds.flagged, EN).content).toContain(
+			'kept 2.6 seconds',
+		);
 		expect(message.embeds).toEqual([]);
 	});
 
 	it('stays within the embed description limit with ten long lines', () => {
-		const long = flag({ ratings: Array.from({ length: 30 }, (_, n) => ({ source: 'reply' as const, category: `X_${n}_${'y'.repeat(60)}`, probability: 'HIGH', blocked: false })) });
+		const long = flag({
+			ratings: Array.from({ length: 30 }, (_, n) => ({
+				source: 'reply' as const,
+				category: `X_${n}_${'y'.repeat(60)}`,
+				probability: 'HIGH',
+				blocked: false,
+			})),
+		});
 		const message = flagListMessage(page(Array.from({ length: 10 }, () => long)), MODERATOR, 30, customIds.flagged, EN);
 		expect((embedOf(message).description ?? '').length).toBeLessThanOrEqual(4096);
 	});
@@ -146,7 +160,8 @@ describe('flagViewMessage', () => {
 	});
 
 	it('keeps model text inside its code block', () => {
-		const description = embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }), customIds.flagged, EN)).description ?? '';
+		const description =
+			embedOf(flagViewMessage(flag({ text: 'before ```\n@everyone <@1> [x](https://evil)\n``` after' }), customIds.flagged, EN)).description ?? '';
 		expect(description.match(/```/g)).toHaveLength(4);
 	});
 
@@ -193,12 +208,15 @@ describe('mod-log post', () => {
 	});
 
 	it('names the permissions Veil lacks in a mod-log channel', () => {
-		const names = (permissions: PermissionsBitField | null, locale: 'en-US' | 'de' = EN) => missingModlogPermissions(permissions).map((name) => render(locale, name));
+		const names = (permissions: PermissionsBitField | null, locale: 'en-US' | 'de' = EN) =>
+			missingModlogPermissions(permissions).map((name) => render(locale, name));
 		expect(names(null)).toEqual(['View Channel', 'Send Messages', 'Embed Links']);
 		expect(names(new PermissionsBitField([PermissionFlagsBits.ViewChannel]))).toEqual(['Send Messages', 'Embed Links']);
 		expect(names(new PermissionsBitField([PermissionFlagsBits.Administrator]))).toEqual([]);
 		// In the reader's language, as Discord's client names them there.
-		expect(names(new PermissionsBitField([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages]), 'de')).toEqual([t('de', 'members.permissions.EmbedLinks')]);
+		expect(names(new PermissionsBitField([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages]), 'de')).toEqual([
+			t('de', 'members.permissions.EmbedLinks'),
+		]);
 		expect(t('de', 'members.permissions.EmbedLinks')).not.toBe('Embed Links');
 		// A list of names inside a sentence is read in the sentence's language, joined as that language joins lists.
 		const lacks = sentence('moderators.veilLacks', { missing: missingModlogPermissions(null) });

@@ -30,7 +30,7 @@ describe("a server's language", () => {
 describe("a member's language, for what reaches them alone", () => {
 	const flag = (locale?: string) => ({ locale }) as FlagRecord;
 
-	it('is the one they asked in, and for a flag kept before it was recorded, the server\'s', () => {
+	it("is the one they asked in, and for a flag kept before it was recorded, the server's", () => {
 		expect(memberLocaleOf(flag('de'), 'fr')).toBe('de');
 		expect(memberLocaleOf(flag('es-419'), 'fr')).toBe('es-ES');
 		expect(memberLocaleOf(flag('sv-SE'), 'fr')).toBe('en-US');

@@ -145,9 +145,7 @@ const word = fc.string({ unit: glyph, minLength: 1, maxLength: 10 });
 const longWord = fc.string({ unit: glyph, minLength: 20, maxLength: 200 });
 const anyWord = fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }).filter((w) => w.trim() !== '');
 const space = fc.constantFrom(' ', '  ', '\t', '\n', '\n\n', '\n\n\n', ' \n ', '\r\n', '\n    ');
-const fence = fc
-	.constantFrom('', 'ts', 'python', 'c++', 'a-very-long-language-name')
-	.map((language) => `\n\`\`\`${language}\n`);
+const fence = fc.constantFrom('', 'ts', 'python', 'c++', 'a-very-long-language-name').map((language) => `\n\`\`\`${language}\n`);
 const token = fc.oneof(
 	{ weight: 10, arbitrary: word },
 	{ weight: 8, arbitrary: space },
@@ -159,13 +157,11 @@ const text = fc.array(token, { maxLength: 150, size: 'max' }).map((tokens) => to
 const shortText = fc.array(token, { maxLength: 30 }).map((tokens) => tokens.join(''));
 const limit = fc.integer({ min: 16, max: 120 });
 /** Text a little under or over Discord's limit, built from the same pieces. */
-const nearLimit = fc
-	.tuple(fc.array(token, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1900, max: 2100 }))
-	.map(([tokens, length]) => {
-		let out = '';
-		for (let i = 0; out.length < length; i++) out += tokens[i % tokens.length] || 'x';
-		return out;
-	});
+const nearLimit = fc.tuple(fc.array(token, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1900, max: 2100 })).map(([tokens, length]) => {
+	let out = '';
+	for (let i = 0; out.length < length; i++) out += tokens[i % tokens.length] || 'x';
+	return out;
+});
 
 describe('splitReply properties', () => {
 	it('keeps every message within the limit, non-blank, fenced in pairs and whole in its characters', () => {
@@ -173,7 +169,10 @@ describe('splitReply properties', () => {
 	});
 
 	it('holds near Discord’s own limit', () => {
-		fc.assert(fc.property(nearLimit, (input) => void checkInvariants(input, MESSAGE_LIMIT)), { numRuns: 60 });
+		fc.assert(
+			fc.property(nearLimit, (input) => void checkInvariants(input, MESSAGE_LIMIT)),
+			{ numRuns: 60 },
+		);
 	});
 
 	it('returns nothing exactly when the text is blank', () => {

@@ -104,7 +104,9 @@ describe.each(backends)('settings on %s, two processes', (_kind, makeUrl) => {
 
 	it('loses no server when processes set limits in many servers at once', async () => {
 		const guildIds = Array.from({ length: 12 }, (_, n) => `40000000000000000${String(n).padStart(2, '0')}`);
-		await Promise.all(guildIds.map((guildId, n) => (n % 2 === 0 ? here : elsewhere).update(guildId, (settings) => ({ ...settings, asksPerDay: n + 1 }))));
+		await Promise.all(
+			guildIds.map((guildId, n) => (n % 2 === 0 ? here : elsewhere).update(guildId, (settings) => ({ ...settings, asksPerDay: n + 1 }))),
+		);
 		const fresh = new SettingsRepository(open[0]!.atomic);
 		expect(await Promise.all(guildIds.map((guildId) => fresh.asksPerDay(guildId)))).toEqual(guildIds.map((_, n) => n + 1));
 	});
@@ -133,7 +135,10 @@ describe.each(backends)('settings on %s, two processes', (_kind, makeUrl) => {
 		const { atomic } = open[0]!;
 		const limited = '700000000000000001';
 		const unlisted = '700000000000000002';
-		for (const [guildId, asksPerDay] of [[limited, 3], [unlisted, 4]] as const) {
+		for (const [guildId, asksPerDay] of [
+			[limited, 3],
+			[unlisted, 4],
+		] as const) {
 			await atomic.compareAndSet(`settings:${guildId}`, await atomic.read(`settings:${guildId}`), JSON.stringify({ asksPerDay }));
 		}
 		await loseLimitsRecord(open[0]!, namespace);

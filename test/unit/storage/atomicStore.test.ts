@@ -95,7 +95,11 @@ describe.each(shared)('the atomic store on %s, from two connections', (_kind, st
 	});
 
 	it('keeps the newest entries within the limit and above the minimum, and removes members', async () => {
-		await one.indexAdd('bounded', [1, 2, 3, 4, 5].map((n) => ({ member: `m${n}`, score: n })), { ...bounds, limit: 3 });
+		await one.indexAdd(
+			'bounded',
+			[1, 2, 3, 4, 5].map((n) => ({ member: `m${n}`, score: n })),
+			{ ...bounds, limit: 3 },
+		);
 		expect((await two.indexRead('bounded', 0)).map((entry) => entry.member)).toEqual(['m5', 'm4', 'm3']);
 		await two.indexAdd('bounded', [{ member: 'm6', score: 6 }], { ...bounds, minScore: 4 });
 		expect((await one.indexRead('bounded', 0)).map((entry) => entry.member)).toEqual(['m6', 'm5']);

@@ -58,8 +58,16 @@ describe.each(backends)('store on %s', (_kind, makeUrl) => {
 		try {
 			await store.set('conversations', 'c2', { old: true });
 			const entries = Array.from({ length: 40 }, (_, n) => ({ key: `c${n}`, value: { n, text: `it's "quoted" ${'é'.repeat(n)}` } }));
-			await store.setMany('conversations', entries.map((entry) => ({ ...entry, ttlMs: 60_000 })));
-			expect(await store.getMany('conversations', entries.map(({ key }) => key))).toEqual(entries.map(({ value }) => value));
+			await store.setMany(
+				'conversations',
+				entries.map((entry) => ({ ...entry, ttlMs: 60_000 })),
+			);
+			expect(
+				await store.getMany(
+					'conversations',
+					entries.map(({ key }) => key),
+				),
+			).toEqual(entries.map(({ value }) => value));
 			expect(await store.get('accounts', 'c1')).toBeUndefined();
 			await store.setMany('conversations', [{ key: 'short', value: { n: 'short' }, ttlMs: 40 }]);
 			await new Promise((resolve) => setTimeout(resolve, 120));
@@ -189,7 +197,7 @@ describe('who may read the SQLite file', () => {
 		const directory = join(scratch, randomUUID());
 		mkdirSync(directory, { mode: 0o755 });
 		chmodSync(directory, 0o755);
-		writeFileSync(join(directory, 'notes.txt'), 'not Veil\'s');
+		writeFileSync(join(directory, 'notes.txt'), "not Veil's");
 		const lines: string[] = [];
 		const logger = createLogger('info', { write: (line: string) => lines.push(line) });
 		await (await openStore(`sqlite://${join(directory, 'bot.sqlite')}`, logger)).close();

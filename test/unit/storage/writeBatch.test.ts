@@ -44,7 +44,7 @@ describe('WriteBatch', () => {
 		expect(writes).toEqual([[item(1), item(2), item(3)]]);
 	});
 
-	it("rejects every caller of a batch that failed, and only theirs", async () => {
+	it('rejects every caller of a batch that failed, and only theirs', async () => {
 		const { batch, writes, state } = recorded({ windowMs: 10, maxItems: 2 });
 		state.failing = true;
 		const failed = [batch.add(item(1)), batch.add(item(2))];
@@ -75,17 +75,21 @@ describe('WriteBatch', () => {
 
 	it('writes every item exactly once, in order, in batches no larger than the bound', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.integer({ min: 1, max: 8 }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 40 }), async (maxItems, pauses) => {
-				const { batch, writes } = recorded({ windowMs: 2, maxItems });
-				const added: Array<Promise<void>> = [];
-				for (const [n, pause] of pauses.entries()) {
-					added.push(batch.add(item(n)));
-					if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
-				}
-				await Promise.all(added);
-				expect(writes.flat()).toEqual(pauses.map((_, n) => item(n)));
-				for (const write of writes) expect(write.length).toBeLessThanOrEqual(maxItems);
-			}),
+			fc.asyncProperty(
+				fc.integer({ min: 1, max: 8 }),
+				fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 40 }),
+				async (maxItems, pauses) => {
+					const { batch, writes } = recorded({ windowMs: 2, maxItems });
+					const added: Array<Promise<void>> = [];
+					for (const [n, pause] of pauses.entries()) {
+						added.push(batch.add(item(n)));
+						if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+					}
+					await Promise.all(added);
+					expect(writes.flat()).toEqual(pauses.map((_, n) => item(n)));
+					for (const write of writes) expect(write.length).toBeLessThanOrEqual(maxItems);
+				},
+			),
 			{ numRuns: 60 },
 		);
 	});

@@ -51,7 +51,11 @@ describe('DiscordRest over @discordjs/rest 2.6', () => {
 	it('holds the exempt requests to no global limit: 120 edits at once are all sent at once', async () => {
 		const { client, paths } = rest();
 		const started = performance.now();
-		await Promise.all(Array.from({ length: 120 }, (_, n) => client.patch(Routes.webhookMessage('123456789012345678', `token${n}`, '@original'), { body: {}, auth: false })));
+		await Promise.all(
+			Array.from({ length: 120 }, (_, n) =>
+				client.patch(Routes.webhookMessage('123456789012345678', `token${n}`, '@original'), { body: {}, auth: false }),
+			),
+		);
 		expect(paths).toHaveLength(120);
 		// Past 50 the library's global limit would hold the rest until the next second.
 		expect(performance.now() - started).toBeLessThan(500);

@@ -54,7 +54,12 @@ function interaction(): { interaction: ChatInputCommandInteraction; sent: Sent[]
 		makeRequest: async (url, init) => {
 			const headers = new Headers(init.headers as Record<string, string>);
 			const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-			sent.push({ method: init.method ?? 'GET', path: decodeURIComponent(new URL(url).pathname).replace(/^\/api\/v\d+/, ''), body, authorized: headers.has('authorization') });
+			sent.push({
+				method: init.method ?? 'GET',
+				path: decodeURIComponent(new URL(url).pathname).replace(/^\/api\/v\d+/, ''),
+				body,
+				authorized: headers.has('authorization'),
+			});
 			const answer = init.method === 'PATCH' ? MESSAGE : undefined;
 			return answer ? Response.json(answer) : new Response(null, { status: 204 });
 		},

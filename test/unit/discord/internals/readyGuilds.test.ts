@@ -34,7 +34,14 @@ function readyClient(guildCount: number, prepare: (client: Client) => void = () 
 		op: GatewayOpcodes.Dispatch,
 		t: GatewayDispatchEvents.Ready,
 		s: 1,
-		d: { v: 10, user: { id: '1', username: 'veil', discriminator: '0', avatar: null, bot: true }, guilds, session_id: 's', resume_gateway_url: 'wss://x', application: { id: '1', flags: 0 } },
+		d: {
+			v: 10,
+			user: { id: '1', username: 'veil', discriminator: '0', avatar: null, bot: true },
+			guilds,
+			session_id: 's',
+			resume_gateway_url: 'wss://x',
+			application: { id: '1', flags: 0 },
+		},
 	};
 	// As @discordjs/ws's shard emits them (WebSocketShardEvents.Ready, then .Dispatch): the shard's own bookkeeping
 	// reads READY first, then discord.js handles the dispatch.

@@ -19,7 +19,11 @@ describe('a request made through the REST of @discordjs/rest 2.6', () => {
 			rest.get(Routes.user('@me')),
 		];
 		await requestWritten();
-		expect(handed).toEqual(['/api/v10/interactions/10/token/callback', '/api/v10/webhooks/123456789012345678/token/messages/@original', '/api/v10/users/@me']);
+		expect(handed).toEqual([
+			'/api/v10/interactions/10/token/callback',
+			'/api/v10/webhooks/123456789012345678/token/messages/@original',
+			'/api/v10/users/@me',
+		]);
 		await Promise.all(requests);
 		rest.clearHashSweeper();
 		rest.clearHandlerSweeper();
