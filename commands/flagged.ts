@@ -15,14 +15,7 @@ import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import type { CustomIdCodec } from '../src/discord/customId.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import {
-	askedPrivately,
-	FLAG_ID_MAX_LENGTH,
-	FLAG_PAGE_SIZE,
-	type FlagDecision,
-	type FlagPage,
-	type FlagRecord,
-} from '../src/moderation/flagRepository.js';
+import { FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { flagStatsMessage } from '../src/moderation/flagStatsView.js';
 import { MANAGE_MESSAGES, type InServer } from '../src/discord/permissions.js';
@@ -35,6 +28,7 @@ import { updateModlogPost } from '../src/moderation/modlog.js';
 import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { render, sentence, t, type Sentence } from '../src/i18n/translate.js';
 import { serverLocaleOf } from '../src/moderation/serverLocale.js';
+import { decidedNote } from '../src/moderation/decidedNote.js';
 
 /** Every part of /flagged is for those who moderate here: the command, its buttons and its form. */
 const MODERATOR = { permission: MANAGE_MESSAGES };
@@ -238,28 +232,6 @@ async function tellIfChosen(flag: FlagRecord, serverLocale: SupportedLocale, ctx
 		},
 	);
 	return chosen ? tellMemberDismissed(flag, { ...ctx, serverLocale }) : undefined;
-}
-
-function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined, reader: SupportedLocale): string {
-	switch (flag.decision?.kind) {
-		case 'released': {
-			const where = flag.outside
-				? sentence('moderators.releasedWhere.outside', { userId: flag.userId })
-				: askedPrivately(flag)
-					? sentence('moderators.releasedWhere.directMessage', { userId: flag.userId })
-					: sentence(flag.noticeMessageId === undefined ? 'moderators.releasedWhere.channel' : 'moderators.releasedWhere.channelReplying', {
-							channelId: flag.channelId,
-						});
-			return release && release.posted < release.parts
-				? t(reader, 'moderators.releasedPartly', { where, posted: release.posted, count: release.parts })
-				: t(reader, 'moderators.released', { where });
-		}
-		case 'dismissed':
-			return t(reader, 'moderators.dismissed');
-		case 'reviewed':
-		case undefined:
-			return t(reader, 'moderators.reviewed');
-	}
 }
 
 /** A page of the flags asked in channels the moderator may moderate; the others are neither shown nor counted. */

@@ -12,13 +12,14 @@ import {
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import { missingModlogPermissions, rememberedFailure } from '../src/moderation/modlog.js';
+import { missingInModlogChannel, rememberedFailure } from '../src/moderation/modlog.js';
+import { fenced } from '../src/text/fenced.js';
 import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { isSupportedLocale, resolveLocale, SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../src/i18n/locales.js';
 import { languageName } from '../src/i18n/languageNames.js';
-import { sentence, t, type Sentence } from '../src/i18n/translate.js';
+import { sentence, t } from '../src/i18n/translate.js';
 import { inlineKeyword } from '../src/moderation/flagLabels.js';
 import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
 import { characterCount } from '../src/text/characterCount.js';
@@ -115,7 +116,7 @@ async function setModlog(interaction: ChatInputCommandInteraction<InServer>, ctx
 	const chosen = interaction.options.getChannel('channel', false, [...MODLOG_CHANNEL_TYPES]);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (chosen) {
-		const missing = await missingInChannel(guildId, chosen.id, ctx);
+		const missing = await missingInModlogChannel(ctx.client, guildId, chosen.id);
 		if (missing.length > 0) {
 			throw new UserInputError({
 				answer: sentence('moderators.settings.modlogMissingPermissions', { channelId: chosen.id, missing }),
@@ -273,26 +274,6 @@ async function setInstructions(interaction: ChatInputCommandInteraction<InServer
 	// The text in an embed (up to 4,096 characters): whole, beside a sentence of its own.
 	const embeds = shown === undefined ? [] : [new EmbedBuilder().setDescription(fenced(shown))];
 	await interaction.editReply({ content, embeds, allowedMentions: NO_MENTIONS });
-}
-
-/** Text in a code block whose fence no run of backticks in it can close. */
-function fenced(text: string): string {
-	let longest = 0;
-	for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
-	const fence = '`'.repeat(Math.max(3, longest + 1));
-	return `${fence}\n${text}\n${fence}`;
-}
-
-/**
- * Veil's own permissions in the channel, computed from the server's roles, the channel's overwrites and Veil's
- * member, fetched now: Veil keeps no server data from the gateway, so nothing cached can be stale.
- */
-async function missingInChannel(guildId: string, channelId: string, ctx: InteractionContext): Promise<Sentence[]> {
-	const guild = await ctx.client.guilds.fetch({ guild: guildId, force: true });
-	const channel = await guild.channels.fetch(channelId, { force: true }).catch(() => null);
-	if (!channel) throw new UserInputError({ answer: sentence('moderators.settings.modlogUnknownChannel'), code: 'modlog_unknown_channel' });
-	const me = await guild.members.fetchMe({ force: true });
-	return missingModlogPermissions(channel.permissionsFor(me));
 }
 
 function describeChange(channelId: string | undefined, before: GuildSettings, reader: SupportedLocale): string {

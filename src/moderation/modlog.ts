@@ -22,6 +22,7 @@ import { resolveServerLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18
 import { render, sentence, t, type Sentence } from '../i18n/translate.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 import { serverLocaleOf } from './serverLocale.js';
+import { UserInputError } from '../errors/veilError.js';
 import { EMBED_LINKS, missingPermissions, SEND_MESSAGES, VIEW_CHANNEL } from './flagAccess.js';
 
 /** A channel found to be one Veil cannot send to, before anything was sent; `reason` is what a moderator reads. */
@@ -183,4 +184,16 @@ const MODLOG_PERMISSIONS = [VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS];
 /** The mod-log permissions Veil lacks, by name, given its permissions in the channel (null: none at all). */
 export function missingModlogPermissions(permissions: Readonly<PermissionsBitField> | null): Sentence[] {
 	return missingPermissions(permissions, MODLOG_PERMISSIONS);
+}
+
+/**
+ * Veil's own permissions in a channel chosen for the mod-log, computed from the server's roles, the channel's
+ * overwrites and Veil's member, fetched now: Veil keeps no server data from the gateway, so nothing cached can be stale.
+ */
+export async function missingInModlogChannel(client: Client, guildId: string, channelId: string): Promise<Sentence[]> {
+	const guild = await client.guilds.fetch({ guild: guildId, force: true });
+	const channel = await guild.channels.fetch(channelId, { force: true }).catch(() => null);
+	if (!channel) throw new UserInputError({ answer: sentence('moderators.settings.modlogUnknownChannel'), code: 'modlog_unknown_channel' });
+	const me = await guild.members.fetchMe({ force: true });
+	return missingModlogPermissions(channel.permissionsFor(me));
 }
