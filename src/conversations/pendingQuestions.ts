@@ -34,6 +34,7 @@ const ID = /^[A-Za-z0-9_-]{16}$/;
 
 // "pending:" keeps this apart from every other sealed record's associated data; the member's id binds it to them.
 const associatedData = (userId: string, formId: string) => `pending:${userId}:${formId}`;
+const recordKey = (userId: string, formId: string) => `${userId}:${formId}`;
 
 /** A message's author, as an answer's flag names them. */
 export interface QuotedAuthor {
@@ -53,8 +54,9 @@ export interface PendingQuestion {
  *
  * The submit does not carry the target message, and fetching it again would need the Message Content intent for
  * most messages; the command's own interaction carries the text, so it is kept here, briefly, for the member who
- * opened the form only, and erased once used. Each member has one at most, stored under their id: a new form
- * replaces the one before, whose submit then finds another form's key and answers as expired. The text and its
+ * opened the form only, and erased once used. Each form's text is a record of its own, under the member's id and the
+ * form's key, so that erasing one used form is a single delete that can never take another form's text with it (a
+ * read, then a delete, across an await, could erase the member's next form opened in between). The text and its
  * author are sealed like a flag's text (TOKEN_ENCRYPTION_KEY, the member and the form's key as associated data).
  */
 export class PendingQuestionRepository {
@@ -68,7 +70,7 @@ export class PendingQuestionRepository {
 		this.#logger = logger;
 	}
 
-	/** Keeps the message for `userId`'s new form, in place of any earlier one; returns the key for the form's custom_id. */
+	/** Keeps the message for `userId`'s new form; returns the key for the form's custom_id. */
 	async save(userId: string, message: PendingQuestion, now = Date.now()): Promise<string> {
 		const formId = randomBytesPooled(12).toString('base64url');
 		const record: z.infer<typeof pendingRecordSchema> = {
@@ -81,17 +83,17 @@ export class PendingQuestionRepository {
 			),
 			expiresAt: new Date(now + PENDING_QUESTION_TTL_MS).toISOString(),
 		};
-		await this.#store.set('pending-questions', userId, record, PENDING_QUESTION_TTL_MS);
+		await this.#store.set('pending-questions', recordKey(userId, formId), record, PENDING_QUESTION_TTL_MS);
 		return formId;
 	}
 
 	/**
 	 * The message kept for this member's form `formId`, or undefined: expired (by its own time, whatever the store
-	 * still holds), used, replaced by a later form, or not opening (logged, and answered as an expired form).
+	 * still holds), used, another member's, or not opening (logged, and answered as an expired form).
 	 */
 	async find(formId: string, userId: string, now = Date.now()): Promise<PendingQuestion | undefined> {
 		if (!ID.test(formId)) return undefined;
-		const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', userId));
+		const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', recordKey(userId, formId)));
 		if (!parsed.success || parsed.data.formId !== formId) return undefined;
 		if (!(Date.parse(parsed.data.expiresAt) > now)) return undefined;
 		try {
@@ -108,19 +110,9 @@ export class PendingQuestionRepository {
 		}
 	}
 
-	/**
-	 * Erases the member's kept text once their form `formId` is used, unless a later form has replaced it; a failure
-	 * only leaves it to expire.
-	 */
+	/** Erases the member's kept text once their form `formId` is used; a failure only leaves it to expire. */
 	async forget(formId: string, userId: string): Promise<void> {
-		try {
-			const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', userId));
-			// The newest form's text stays for its own submit. Between this read and the delete a new form could
-			// replace it; that form then answers as expired, never with this one's text.
-			if (parsed.success && parsed.data.formId !== formId) return;
-			await this.#store.delete('pending-questions', userId);
-		} catch {
-			// Left to expire.
-		}
+		if (!ID.test(formId)) return;
+		await this.#store.delete('pending-questions', recordKey(userId, formId)).catch(() => undefined);
 	}
 }

@@ -234,15 +234,23 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 			expect(await pending.find('not a key', MEMBER)).toBeUndefined();
 		});
 
-		it('keeps one form per member: a new one replaces the one before, which the old form no longer finds', async () => {
+		it("keeps each form's text apart: forgetting a used form leaves the member's other form whole", async () => {
 			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
 			const first = await pending.save(MEMBER, message('first message'));
 			const second = await pending.save(MEMBER, message('second message'));
+			expect(await pending.find(first, MEMBER)).toEqual(message('first message'));
+			expect(await pending.find(second, MEMBER)).toEqual(message('second message'));
+			await pending.forget(first, MEMBER);
 			expect(await pending.find(first, MEMBER)).toBeUndefined();
 			expect(await pending.find(second, MEMBER)).toEqual(message('second message'));
-			// The old form's submit, answered as expired, leaves the newer form's text for its own submit.
-			await pending.forget(first, MEMBER);
-			expect(await pending.find(second, MEMBER)).toEqual(message('second message'));
+		});
+
+		it('forgets a used form without touching a form opened while it was being forgotten', async () => {
+			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
+			const used = await pending.save(MEMBER, message('used'));
+			const [, next] = await Promise.all([pending.forget(used, MEMBER), pending.save(MEMBER, message('next'))]);
+			expect(await pending.find(next, MEMBER)).toEqual(message('next'));
+			expect(await pending.find(used, MEMBER)).toBeUndefined();
 		});
 
 		it('refuses a form older than 15 minutes at the read, whatever the store still holds', async () => {
@@ -256,7 +264,7 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 		it("stores the message's text and author only sealed", async () => {
 			const pending = new PendingQuestionRepository(store, { current: KEY }, logger);
 			const key = await pending.save(MEMBER, { text: 'PENDING-CANARY-e7a2', author: { id: OTHER_MEMBER, name: 'AUTHOR-CANARY' } });
-			const raw = await rawStored('pending-questions', MEMBER);
+			const raw = await rawStored('pending-questions', `${MEMBER}:${key}`);
 			expect(raw).toContain(key);
 			expect(raw).not.toContain('PENDING-CANARY');
 			expect(raw).not.toContain('AUTHOR-CANARY');
@@ -268,8 +276,8 @@ describe.each(stores)('on %s', (_kind, storeUrl) => {
 			const { log, lines } = capturingLogger();
 			const pending = new PendingQuestionRepository(store, { current: KEY }, log);
 			const key = await pending.save(MEMBER, message('the message'));
-			const record = (await store.get('pending-questions', MEMBER)) as Record<string, unknown>;
-			await store.set('pending-questions', OTHER_MEMBER, record, 60_000);
+			const record = (await store.get('pending-questions', `${MEMBER}:${key}`)) as Record<string, unknown>;
+			await store.set('pending-questions', `${OTHER_MEMBER}:${key}`, record, 60_000);
 			expect(await pending.find(key, OTHER_MEMBER)).toBeUndefined();
 			expect(lines.filter((line) => line.includes('did not open'))).toHaveLength(1);
 			expect(lines.join('\n')).not.toContain(key);
