@@ -1,14 +1,14 @@
 import type { SupportedLocale } from './locales.js';
-
-const capitalised = (name: string, locale: string) => name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+import names from './languageNames.json' with { type: 'json' };
 
 /**
  * A language as a reader in `reader` names it, then by its own name where that differs, as Discord's own language
- * picker shows both: `German · Deutsch` for an English reader, `Deutsch` for a German one. The names are CLDR's,
- * through Intl, not words of Veil's own.
+ * picker shows both: `German · Deutsch` for an English reader, `Deutsch` for a German one.
+ *
+ * The names are CLDR's, as `Intl.DisplayNames` gives them, written once into languageNames.json
+ * (test/unit/i18n/languageNames.test.ts says how to write it again). Asking Intl at run time would page in ICU's data
+ * for every supported locale, about 6 MB of resident memory that a process answering asks never needs again.
  */
 export function languageName(locale: SupportedLocale, reader: SupportedLocale): string {
-	const inReader = capitalised(new Intl.DisplayNames(reader, { type: 'language', languageDisplay: 'standard' }).of(locale) ?? locale, reader);
-	const own = capitalised(new Intl.DisplayNames(locale, { type: 'language', languageDisplay: 'standard' }).of(locale) ?? locale, locale);
-	return inReader === own ? own : `${inReader} · ${own}`;
+	return (names as Record<SupportedLocale, Record<SupportedLocale, string>>)[reader][locale];
 }
