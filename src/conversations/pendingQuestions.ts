@@ -35,6 +35,8 @@ const ID = /^[A-Za-z0-9_-]{16}$/;
 // "pending:" keeps this apart from every other sealed record's associated data; the member's id binds it to them.
 const associatedData = (userId: string, formId: string) => `pending:${userId}:${formId}`;
 const recordKey = (userId: string, formId: string) => `${userId}:${formId}`;
+/** Names the member's newest form: the only one whose submit is answered. */
+const newestKey = (userId: string) => `${userId}:newest`;
 
 /** A message's author, as an answer's flag names them. */
 export interface QuotedAuthor {
@@ -54,9 +56,10 @@ export interface PendingQuestion {
  *
  * The submit does not carry the target message, and fetching it again would need the Message Content intent for
  * most messages; the command's own interaction carries the text, so it is kept here, briefly, for the member who
- * opened the form only, and erased once used. Each form's text is a record of its own, under the member's id and the
- * form's key, so that erasing one used form is a single delete that can never take another form's text with it (a
- * read, then a delete, across an await, could erase the member's next form opened in between). The text and its
+ * opened the form only, and erased once used. Each member has one form at most: a pointer under their id names
+ * their newest form, and an older form's submit answers as expired. Each form's text is a record of its own, under
+ * the member and the form's key, so that erasing a used form is one delete that can never take another form's text
+ * with it (a read, then a delete, across an await, could erase the member's next form opened in between). The text and its
  * author are sealed like a flag's text (TOKEN_ENCRYPTION_KEY, the member and the form's key as associated data).
  */
 export class PendingQuestionRepository {
@@ -70,7 +73,7 @@ export class PendingQuestionRepository {
 		this.#logger = logger;
 	}
 
-	/** Keeps the message for `userId`'s new form; returns the key for the form's custom_id. */
+	/** Keeps the message for `userId`'s new form, which replaces any earlier one; returns the key for the form's custom_id. */
 	async save(userId: string, message: PendingQuestion, now = Date.now()): Promise<string> {
 		const formId = randomBytesPooled(12).toString('base64url');
 		const record: z.infer<typeof pendingRecordSchema> = {
@@ -83,18 +86,30 @@ export class PendingQuestionRepository {
 			),
 			expiresAt: new Date(now + PENDING_QUESTION_TTL_MS).toISOString(),
 		};
-		await this.#store.set('pending-questions', recordKey(userId, formId), record, PENDING_QUESTION_TTL_MS);
+		const earlier = await this.#store.get('pending-questions', newestKey(userId));
+		await this.#store.setMany('pending-questions', [
+			{ key: recordKey(userId, formId), value: record, ttlMs: PENDING_QUESTION_TTL_MS },
+			{ key: newestKey(userId), value: formId, ttlMs: PENDING_QUESTION_TTL_MS },
+		]);
+		// The replaced form's text is erased now rather than at its expiry: a delete by its own key, which can only
+		// ever take that form's text.
+		if (typeof earlier === 'string' && ID.test(earlier))
+			await this.#store.delete('pending-questions', recordKey(userId, earlier)).catch(() => undefined);
 		return formId;
 	}
 
 	/**
 	 * The message kept for this member's form `formId`, or undefined: expired (by its own time, whatever the store
-	 * still holds), used, another member's, or not opening (logged, and answered as an expired form).
+	 * still holds), used, replaced by a later form, another member's, or not opening (logged, and answered as an expired form).
 	 */
 	async find(formId: string, userId: string, now = Date.now()): Promise<PendingQuestion | undefined> {
 		if (!ID.test(formId)) return undefined;
-		const parsed = pendingRecordSchema.safeParse(await this.#store.get('pending-questions', recordKey(userId, formId)));
-		if (!parsed.success || parsed.data.formId !== formId) return undefined;
+		const [stored, newest] = await Promise.all([
+			this.#store.get('pending-questions', recordKey(userId, formId)),
+			this.#store.get('pending-questions', newestKey(userId)),
+		]);
+		const parsed = pendingRecordSchema.safeParse(stored);
+		if (!parsed.success || parsed.data.formId !== formId || newest !== formId) return undefined;
 		if (!(Date.parse(parsed.data.expiresAt) > now)) return undefined;
 		try {
 			const { text, author, files } = messageSchema.parse(
