@@ -65,8 +65,9 @@ export async function runProxyPhase(plan: BenchPlan, rate: number, count: number
 			SHARD_COUNT: String(PROXY_PROCESSES),
 			...(await prepareVeil(redis.url, members)),
 		};
-		const { entry, nodeArgs } = procfileWorker();
-		for (let shard = 0; shard < PROXY_PROCESSES; shard++) processes.push(startBotProcess(entry, { ...veilEnv, SHARD_IDS: String(shard) }, nodeArgs));
+		const { entry, nodeArgs, env } = procfileWorker();
+		for (let shard = 0; shard < PROXY_PROCESSES; shard++)
+			processes.push(startBotProcess(entry, { ...env, ...veilEnv, SHARD_IDS: String(shard) }, nodeArgs));
 		await emulator.waitUntil(() => emulator.identifies.length >= PROXY_PROCESSES, 'every shard identified', 60_000);
 		for (const running of processes.slice(1)) await running.waitForIdle({ timeoutMs: 60_000 });
 

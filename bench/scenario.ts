@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIUser } from 'discord.js';
@@ -7,9 +7,10 @@ import { AccountRepository } from '../src/accounts/accountRepository.js';
 import { createLogger } from '../src/logging/logger.js';
 import { openStore } from '../src/storage/openStorage.js';
 import { DiscordEmulator, makeUser, type GuildModel } from '../sandbox/discord/emulator.js';
+import { procfileCommand } from '../test/support/botProcess.js';
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { AskTracker, type LoadResult } from './load.js';
-import { ROOT, startBotProcess, type BotUnderTest } from './botUnderTest.js';
+import { startBotProcess, type BotUnderTest } from './botUnderTest.js';
 import { MB } from './stats.js';
 
 export interface BenchPlan {
@@ -55,19 +56,18 @@ export interface BotKind {
 	readonly entry: string;
 	/** Options for `node` before the entry. */
 	readonly nodeArgs: readonly string[];
+	/** Environment the command itself sets (the Procfile's `NAME=value` words), under the bench's own. */
+	readonly env: Readonly<Record<string, string>>;
 	/** Set up what the bot needs besides the common environment (Veil: its store, with the members linked). */
 	prepare(env: Record<string, string>, members: readonly APIUser[], directory: string): Promise<Record<string, string>>;
 }
 
 /** The Procfile's `worker:` command, node's options apart from the entry: Veil is benched as production runs it. */
-export function procfileWorker(): { entry: string; nodeArgs: string[] } {
-	const line = readFileSync(join(ROOT, 'Procfile'), 'utf8')
-		.split('\n')
-		.find((candidate) => candidate.startsWith('worker:'));
-	const words = line?.slice('worker:'.length).trim().split(/\s+/) ?? [];
-	const entry = words.at(-1);
-	if (words[0] !== 'node' || entry === undefined) throw new Error('the Procfile has no `worker: node … <entry>` line');
-	return { entry, nodeArgs: words.slice(1, -1) };
+export function procfileWorker(): { entry: string; nodeArgs: string[]; env: Record<string, string> } {
+	const { env, argv } = procfileCommand('worker');
+	const entry = argv.at(-1);
+	if (argv[0] !== 'node' || entry === undefined) throw new Error('the Procfile has no `worker: node … <entry>` line');
+	return { entry, nodeArgs: argv.slice(1, -1), env };
 }
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
@@ -131,7 +131,7 @@ export class BotBench {
 
 	/** Starts the bot and waits until it is idle: the CPU that took, and its memory after two full collections. */
 	async start(log: (line: string) => void): Promise<StartFigures> {
-		this.#bot = startBotProcess(this.kind.entry, this.#env, this.kind.nodeArgs);
+		this.#bot = startBotProcess(this.kind.entry, { ...this.kind.env, ...this.#env }, this.kind.nodeArgs);
 		try {
 			await this.#emulator.waitForReady(60_000);
 			const cpu = await this.#bot.waitForIdle();
@@ -221,6 +221,7 @@ export const bareBot: BotKind = {
 	name: 'bare',
 	entry: 'dist/bench/bareBot.js',
 	nodeArgs: [],
+	env: {},
 	prepare: () => Promise.resolve({}),
 };
 

@@ -95,7 +95,7 @@ const common = localServicesEnv(emulator, upstream);
 log(`soak: ${asks} asks at ${rate}/s, ${servers} servers, ${memberCount} members; linking them in the store`);
 const env = { ...common, ...(await veil.prepare(common, members, directory)) };
 const storeFile = join(directory, 'bot.sqlite');
-const bot = startBotProcess(veil.entry, env, veil.nodeArgs);
+const bot = startBotProcess(veil.entry, { ...veil.env, ...env }, veil.nodeArgs);
 const checkpoints: Checkpoint[] = [];
 let conversations = new ConversationLoop(emulator, conversing, guilds, log);
 

@@ -64,11 +64,13 @@ describe('the production start', () => {
 	beforeAll(buildProject, 60_000);
 
 	it('runs compiled JavaScript with no TypeScript loader, the same for the Procfile worker and npm start', () => {
-		const worker = procfileCommand('worker');
-		expect(worker[0]).toBe('node');
-		expect(worker.join(' ')).not.toMatch(/tsx|ts-node|--import|--loader|\.ts\b/);
-		expect(worker.at(-1)).toMatch(/^dist\/.+\.js$/);
-		expect(npmScript('start')).toBe(worker.join(' '));
+		const { env, argv } = procfileCommand('worker');
+		expect(argv[0]).toBe('node');
+		expect(argv.join(' ')).not.toMatch(/tsx|ts-node|--import|--loader|\.ts\b/);
+		expect(argv.at(-1)).toMatch(/^dist\/.+\.js$/);
+		// npm start stays one command every shell runs; the Procfile adds glibc's malloc setting (docs/operations.md).
+		expect(npmScript('start')).toBe(argv.join(' '));
+		expect(env).toEqual({ MALLOC_TRIM_THRESHOLD_: '131072' });
 		// A fresh clone has no dist/: npm start compiles first.
 		expect(npmScript('prestart')).toBe('npm run build');
 	});
@@ -76,7 +78,8 @@ describe('the production start', () => {
 	it("answers /ask when started as the Procfile's worker, and on SIGTERM finishes the answer in flight and exits 0", async () => {
 		services = await startTestServices({ REQUIRE_LINK: 'false', LOG_LEVEL: 'info' });
 		const { discord, upstream } = services;
-		const bot = track(runCompiled(procfileCommand('worker').slice(1), services.env));
+		const worker = procfileCommand('worker');
+		const bot = track(runCompiled(worker.argv.slice(1), { ...services.env, ...worker.env }));
 		await bot.waitForLine(/connected to Discord/);
 
 		upstream.scriptGeneration({ json: safeResponse('slow answer'), delayMs: 800 });

@@ -110,16 +110,19 @@ export function buildProject(): Promise<void> {
 	);
 }
 
-/** The command of a Procfile process type (`worker`, `release`), split into words. */
-export function procfileCommand(processType: string): string[] {
+/** A Procfile process type's command (`worker`, `release`): the `NAME=value` words before it, and its words. */
+export function procfileCommand(processType: string): { env: Record<string, string>; argv: string[] } {
 	const line = readFileSync(join(ROOT, 'Procfile'), 'utf8')
 		.split('\n')
 		.find((candidate) => candidate.startsWith(`${processType}:`));
 	if (line === undefined) throw new Error(`the Procfile has no ${processType}: line`);
-	return line
+	const words = line
 		.slice(processType.length + 1)
 		.trim()
 		.split(/\s+/);
+	const program = words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
+	const assignments = words.slice(0, program).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]);
+	return { env: Object.fromEntries(assignments), argv: words.slice(program) };
 }
 
 /** The command of an npm script of the project. */
