@@ -70,7 +70,7 @@ describe('the production start', () => {
 		expect(argv.at(-1)).toMatch(/^dist\/.+\.js$/);
 		// npm start stays one command every shell runs; the Procfile adds glibc's malloc setting (docs/operations.md).
 		expect(npmScript('start')).toBe(argv.join(' '));
-		expect(env).toEqual({ MALLOC_TRIM_THRESHOLD_: '4194304' });
+		expect(env).toEqual({ MALLOC_TRIM_THRESHOLD_: '131072' });
 		// A fresh clone has no dist/: npm start compiles first.
 		expect(npmScript('prestart')).toBe('npm run build');
 	});
