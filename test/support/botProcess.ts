@@ -121,6 +121,7 @@ export function procfileCommand(processType: string): { env: Record<string, stri
 		.trim()
 		.split(/\s+/);
 	const program = words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
+	if (program === -1) throw new Error(`the Procfile's ${processType}: line sets variables but runs no command`);
 	const assignments = words.slice(0, program).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]);
 	return { env: Object.fromEntries(assignments), argv: words.slice(program) };
 }
