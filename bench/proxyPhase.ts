@@ -5,7 +5,7 @@ import { freePort, RedisServer, redisServerAvailable } from '../test/support/red
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { startBotProcess, type BotUnderTest } from './botUnderTest.js';
 import { AskTracker, type LoadResult } from './load.js';
-import { addGuilds, prepareVeil, procfileWorker, type BenchPlan } from './scenario.js';
+import { addGuilds, prepareVeil, startKind, veil, type BenchPlan } from './scenario.js';
 
 /** Veil behind `npm run rest-proxy`: the deployment of several processes on one machine, as the README shows it. */
 export const PROXY_PROCESSES = 2;
@@ -65,9 +65,7 @@ export async function runProxyPhase(plan: BenchPlan, rate: number, count: number
 			SHARD_COUNT: String(PROXY_PROCESSES),
 			...(await prepareVeil(redis.url, members)),
 		};
-		const { entry, nodeArgs, env } = procfileWorker();
-		for (let shard = 0; shard < PROXY_PROCESSES; shard++)
-			processes.push(startBotProcess(entry, { ...env, ...veilEnv, SHARD_IDS: String(shard) }, nodeArgs));
+		for (let shard = 0; shard < PROXY_PROCESSES; shard++) processes.push(startKind(veil, { ...veilEnv, SHARD_IDS: String(shard) }));
 		await emulator.waitUntil(() => emulator.identifies.length >= PROXY_PROCESSES, 'every shard identified', 60_000);
 		for (const running of processes.slice(1)) await running.waitForIdle({ timeoutMs: 60_000 });
 

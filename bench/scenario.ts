@@ -63,11 +63,16 @@ export interface BotKind {
 }
 
 /** The Procfile's `worker:` command, node's options apart from the entry: Veil is benched as production runs it. */
-export function procfileWorker(): { entry: string; nodeArgs: string[]; env: Record<string, string> } {
+function procfileWorker(): { entry: string; nodeArgs: string[]; env: Record<string, string> } {
 	const { env, argv } = procfileCommand('worker');
 	const entry = argv.at(-1);
 	if (argv[0] !== 'node' || entry === undefined) throw new Error('the Procfile has no `worker: node … <entry>` line');
 	return { entry, nodeArgs: argv.slice(1, -1), env };
+}
+
+/** Starts a bot of `kind` with `env` over the environment its command sets itself. */
+export function startKind(kind: BotKind, env: Record<string, string>): BotUnderTest {
+	return startBotProcess(kind.entry, { ...kind.env, ...env }, kind.nodeArgs);
 }
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
@@ -131,7 +136,7 @@ export class BotBench {
 
 	/** Starts the bot and waits until it is idle: the CPU that took, and its memory after two full collections. */
 	async start(log: (line: string) => void): Promise<StartFigures> {
-		this.#bot = startBotProcess(this.kind.entry, { ...this.kind.env, ...this.#env }, this.kind.nodeArgs);
+		this.#bot = startKind(this.kind, this.#env);
 		try {
 			await this.#emulator.waitForReady(60_000);
 			const cpu = await this.#bot.waitForIdle();
