@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmitInteraction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './context.js';
-import { RefusedAlone, VeilError } from '../errors/veilError.js';
+import { RefusedAlone, VeilError, type VeilErrorCode } from '../errors/veilError.js';
 import { refuseAlone } from '../discord/refuseAlone.js';
 import { updatesInPlace } from '../discord/updateInPlace.js';
 import type { FoundHandler, Registry } from './registry.js';
@@ -181,6 +181,30 @@ function describeRoute(interaction: Interaction): string {
 }
 
 /**
+ * The error answers an operator should look at: a service, the store or Discord failing, or Veil meeting what it
+ * does not know. Every other code is an ordinary refusal (an empty prompt, a limit, a missing permission): info.
+ */
+const OPERATOR_CODES: ReadonlySet<VeilErrorCode> = new Set<VeilErrorCode>([
+	'file_not_cdn',
+	'file_unavailable',
+	'login_unavailable',
+	'login_unreadable',
+	'release_dm_failed',
+	'release_failed',
+	'seal_invalid',
+	'shutting_down',
+	'store_unavailable',
+	'store_write_unconfirmed',
+	'unknown_command',
+	'unknown_component',
+	'unsupported_interaction',
+	'upstream_breaker_open',
+	'upstream_invalid',
+	'upstream_rejected',
+	'upstream_unavailable',
+]);
+
+/**
  * Answers the member with what went wrong, in their language, by the interaction's state: reply, edit the deferral
  * (or, for a refusal to them alone, put a private answer in its place), or follow up.
  */
@@ -189,7 +213,8 @@ async function answerError(interaction: RepliableInteraction, error: unknown, lo
 	let content: string;
 	if (error instanceof VeilError) {
 		content = render(locale, error.answer);
-		log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
+		if (OPERATOR_CODES.has(error.code)) log.warn({ err: error, code: error.code }, 'interaction ended with an error answer');
+		else log.info({ code: error.code }, 'interaction ended with a refusal');
 	} else {
 		const incident = randomUUID().slice(0, 8);
 		content = t(locale, 'members.general.incident', { incident });
