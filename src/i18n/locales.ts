@@ -23,10 +23,10 @@ export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 export const SOURCE_LOCALE = 'en-US' satisfies SupportedLocale;
 
 /** Discord locales read close enough in a supported one to be better served by it than by English. */
-const NEAREST: Readonly<Record<string, SupportedLocale>> = {
-	'en-GB': 'en-US',
-	'es-419': 'es-ES',
-};
+const NEAREST: ReadonlyMap<string, SupportedLocale> = new Map([
+	['en-GB', 'en-US'],
+	['es-419', 'es-ES'],
+]);
 
 const supported: ReadonlySet<string> = new Set(SUPPORTED_LOCALES);
 
@@ -36,9 +36,10 @@ const supported: ReadonlySet<string> = new Set(SUPPORTED_LOCALES);
  * served by Simplified script.
  */
 export function resolveLocale(locale: string | null | undefined): SupportedLocale {
-	if (!locale) return SOURCE_LOCALE;
+	// A Map, not an object: a value such as `__proto__` or `constructor` must not find what every object inherits.
+	if (typeof locale !== 'string' || locale === '') return SOURCE_LOCALE;
 	if (supported.has(locale)) return locale as SupportedLocale;
-	return NEAREST[locale] ?? SOURCE_LOCALE;
+	return NEAREST.get(locale) ?? SOURCE_LOCALE;
 }
 
 /**

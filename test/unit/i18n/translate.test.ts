@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveLocale, resolveServerLocale, SUPPORTED_LOCALES } from '../../../src/i18n/locales.js';
 import { t } from '../../../src/i18n/translate.js';
@@ -18,6 +19,17 @@ describe('resolveLocale', () => {
 		expect(resolveLocale('')).toBe('en-US');
 		expect(resolveLocale(undefined)).toBe('en-US');
 		expect(resolveLocale(null)).toBe('en-US');
+	});
+
+	it('answers a name every object inherits in English, not with what the object inherits', () => {
+		for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+			expect(resolveLocale(name)).toBe('en-US');
+			expect(resolveServerLocale(null, name)).toBe('en-US');
+		}
+	});
+
+	it('answers any string with a supported locale', () => {
+		fc.assert(fc.property(fc.string(), (value) => SUPPORTED_LOCALES.includes(resolveLocale(value))));
 	});
 
 	it("takes a server's own setting over its guild_locale, and guild_locale over English", () => {
