@@ -66,7 +66,7 @@ async function askOnce(interaction: AskInteraction, prepare: PrepareAsk, ctx: In
 			prepare(),
 			exempt ? undefined : guildId === null ? ctx.config.askUserPerDay : readDailyLimit(guildId, ctx),
 			// A server's instructions are its own: none outside Veil's servers.
-			guildId === null ? undefined : ctx.settings.instructions.forAsk(guildId, interaction.channelId),
+			guildId === null ? undefined : ctx.settings.instructions.forAsk(guildId, interaction.channelId, threadParentId),
 		]).catch(refusedAlone);
 		if (mustLinkFirst(gate)) {
 			await ack.refuse(linkFirstAnswer(interaction.locale));

@@ -43,13 +43,16 @@ export class Instructions {
 		this.#maxAgeMs = maxAgeMs;
 	}
 
-	/** The instructions an ask in `channelId` goes with: the channel's own, else the server's, else none. */
-	async forAsk(guildId: string, channelId: string | null, now = Date.now()): Promise<string | undefined> {
+	/**
+	 * The instructions an ask in `channelId` goes with: the channel's own, else (in a thread, a forum's post
+	 * included) its parent channel's, else the server's, else none.
+	 */
+	async forAsk(guildId: string, channelId: string | null, parentId?: string, now = Date.now()): Promise<string | undefined> {
 		const servers = await this.#instructedServers(now);
 		if (!servers.has(guildId)) return undefined;
 		const recent = this.#recent.get(guildId);
 		const record = recent && now - recent.readAt < this.#maxAgeMs ? recent.record : await this.get(guildId);
-		return (channelId === null ? undefined : record.channels[channelId]) ?? record.server;
+		return ownChannel(record, channelId) ?? ownChannel(record, parentId) ?? record.server;
 	}
 
 	/** The server's record as stored now. */
@@ -116,4 +119,8 @@ export class Instructions {
 		this.#recent.set(guildId, { record, readAt: Date.now() });
 		if (this.#recent.size > RECENT_MAX) this.#recent.delete(this.#recent.keys().next().value as string);
 	}
+}
+
+function ownChannel(record: ServerInstructions, channelId: string | null | undefined): string | undefined {
+	return channelId && Object.hasOwn(record.channels, channelId) ? record.channels[channelId] : undefined;
 }
