@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { snowflake } from './ids.js';
-import type { GuildModel } from './model.js';
+import type { GuildModel } from './guildModel.js';
 import { memberPermissionsIn } from './permissions.js';
 
 /** The intent that brings AUTO_MODERATION_RULE_* events (Auto Moderation Configuration, not privileged). */

@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, type APIOverwrite } from 'discord.js';
-import type { ChannelModel, GuildModel } from './model.js';
+import type { ChannelModel, GuildModel } from './guildModel.js';
 
 const P = PermissionFlagsBits;
 

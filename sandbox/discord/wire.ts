@@ -1,5 +1,5 @@
 import type { APIRole, RoleFlags } from 'discord.js';
-import type { ChannelModel, GuildModel } from './model.js';
+import type { ChannelModel, GuildModel } from './guildModel.js';
 
 /** The wire form of a channel: guild text channels as GUILD_CREATE carries them, DMs with their recipient. */
 export function channelPayload(channel: ChannelModel): Record<string, unknown> {
