@@ -15,6 +15,7 @@ import type {
 import { checkRequest } from './apiSpec.js';
 import { snowflake } from './ids.js';
 import { botManagesGuild } from './automod.js';
+import { guestAutomodRefusal } from './guestAutomod.js';
 import { CHANNEL_DEFAULT_PARSE, WEBHOOK_DEFAULT_PARSE } from './mentions.js';
 import { botChannelPermissions } from './permissions.js';
 import { FormErrors, validateCommand, validateMessage, validateModal } from './validation.js';
@@ -465,7 +466,7 @@ export class RestApi {
 		let message: EmulatorMessage | undefined;
 		switch (type) {
 			case 4: {
-				const invalid = validateMessage(data, ctx.files.length, true);
+				const invalid = validateMessage(data, ctx.files.length, true) ?? guestAutomodRefusal(s, record, data, Number(data.flags ?? 0));
 				if (invalid) return invalid;
 				message = s.createMessage({
 					channelId: record.channelId,
@@ -504,7 +505,7 @@ export class RestApi {
 				if (!record.sourceMessage) return json(400, { message: 'Interaction has no message to update', code: 50035, errors: {} });
 				message = record.sourceMessage;
 				if (type === 7) {
-					const invalid = validateMessage(data, ctx.files.length, false);
+					const invalid = validateMessage(data, ctx.files.length, false) ?? guestAutomodRefusal(s, record, data, message.flags);
 					if (invalid) return invalid;
 					s.editMessage(message, data, ctx.files, WEBHOOK_DEFAULT_PARSE);
 				} else {
@@ -557,11 +558,13 @@ export class RestApi {
 		const record = this.#webhookRecord(ctx);
 		if ('status' in record) return record;
 		if (!record.callbacks.length) return UNKNOWN_WEBHOOK();
-		const invalid = validateMessage(ctx.body, ctx.files.length, true);
+		const original = record.original;
+		const turnsOriginal = original?.deferred === true && record.callbacks[0]?.type === 5;
+		const flags = (turnsOriginal ? original.flags : Number(ctx.body.flags ?? 0)) | (record.forcedEphemeral ? 64 : 0);
+		const invalid = validateMessage(ctx.body, ctx.files.length, true) ?? guestAutomodRefusal(s, record, ctx.body, flags);
 		if (invalid) return invalid;
 		let message: EmulatorMessage;
-		const original = record.original;
-		if (original?.deferred && record.callbacks[0]?.type === 5) {
+		if (turnsOriginal) {
 			// Discord turns the first follow-up after a deferral into the "thinking…" message itself, keeping the
 			// deferral's visibility whatever flags the follow-up asked for.
 			s.editMessage(original, { ...ctx.body, flags: undefined }, ctx.files, WEBHOOK_DEFAULT_PARSE);
@@ -602,7 +605,7 @@ export class RestApi {
 			s.touch(record);
 			return { status: 204 };
 		}
-		const invalid = validateMessage(ctx.body, ctx.files.length, false);
+		const invalid = validateMessage(ctx.body, ctx.files.length, false) ?? guestAutomodRefusal(s, record, ctx.body, target.flags);
 		if (invalid) return invalid;
 		s.editMessage(target, ctx.body, ctx.files, WEBHOOK_DEFAULT_PARSE);
 		if (target === record.original) record.originalEdits += 1;
