@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -23,18 +23,17 @@ export interface RunOptions {
 }
 
 const started = new Set<StartedProcess>();
+/** Stops a child when the sandbox ends, however it ends. */
+const PARENT_GUARD = pathToFileURL(resolve(import.meta.dirname, 'parentGuard.js')).href;
 
 /** Runs `node` with these arguments (a relative path is from the project's root) as a child of the sandbox. */
 export function startNode(name: string, args: readonly string[], options: RunOptions): StartedProcess {
-	const child = spawn(
-		process.execPath,
-		args.map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg))),
-		{
-			cwd: options.cwd,
-			env: { PATH: process.env.PATH ?? '', ...options.env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
-	);
+	const child = spawn(process.execPath, ['--import', PARENT_GUARD, ...args.map((arg) => (arg.startsWith('-') ? arg : resolve(ROOT, arg)))], {
+		cwd: options.cwd,
+		env: { PATH: process.env.PATH ?? '', ...options.env },
+		// The IPC channel is how the child learns that the sandbox is gone (see parentGuard.js).
+		stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+	});
 	const output: string[] = [];
 	const collect = (chunk: Buffer) => {
 		for (const line of chunk.toString('utf8').split('\n')) {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIAttachment } from 'discord.js';
 import { snowflake } from './ids.js';
+import { requestTarget } from './requestTarget.js';
 import type { DiscordState } from './model.js';
 
 /** The path every CDN address of the emulator starts with: its stand-in of `https://cdn.discordapp.com/`. */
@@ -65,7 +66,7 @@ export class Cdn {
 
 	/** Answers a request under {@link CDN_PATH}; false for any other path. */
 	handle(req: IncomingMessage, res: ServerResponse): boolean {
-		const path = new URL(req.url ?? '/', 'http://cdn').pathname;
+		const path = requestTarget(req.url).pathname;
 		if (!path.startsWith(CDN_PATH)) return false;
 		this.requests.push(path);
 		// ephemeral-attachments/<id>/<name> (a member's) or attachments/<channel>/<id>/<name> (the bot's uploads).

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
 	PermissionFlagsBits,
@@ -270,8 +270,17 @@ export class DiscordEmulator {
 		this.#gateway = new Gateway(this.#state, options.heartbeatIntervalMs ?? 41_250);
 		this.#state.onDispatch = (t, d) => this.#dispatchAll(t, d);
 		this.cdn = new Cdn(this.#state);
+		// Whatever a request holds, it is answered and never ends the process: any web page can send one to 127.0.0.1.
+		const failed = (res: ServerResponse) => {
+			if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+			res.end('Bad Request');
+		};
 		this.#server = createServer((req, res) => {
-			if (!this.cdn.handle(req, res)) void this.#rest.handle(req, res);
+			try {
+				if (!this.cdn.handle(req, res)) this.#rest.handle(req, res).catch(() => failed(res));
+			} catch {
+				failed(res);
+			}
 		});
 		this.#server.on('upgrade', (req, socket, head) => this.#gateway.handleUpgrade(req, socket, head));
 		this.defaultGuild = this.addGuild(options.defaultGuild ?? { name: 'Veil Test Guild' });

@@ -7,6 +7,7 @@ import type { DiscordState } from './model.js';
 import { guildCreatePayload } from './wire.js';
 import { checkDispatch } from './apiSpec.js';
 import { shardOf } from './shards.js';
+import { requestTarget } from './requestTarget.js';
 
 /** What an IDENTIFY carried. */
 export interface IdentifyRecord {
@@ -182,7 +183,7 @@ export class Gateway {
 	#accept(ws: WebSocket, url: string): void {
 		this.connections.push(url);
 		const conn: Connection = { session: undefined };
-		const params = new URL(url, 'ws://emulator').searchParams;
+		const params = requestTarget(url).searchParams;
 		if (params.get('v') !== '10') {
 			ws.close(4012, 'Invalid API version');
 			return;

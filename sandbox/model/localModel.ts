@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { requestTarget, type RequestTarget } from '../discord/requestTarget.js';
 import { answerText, DEFAULT_CHOICES, generationBody, lastTurnOf, modelChoicesSchema, type ModelChoices } from './answers.js';
 
 /** One call to the local model, as the model panel shows it: what arrived and what went back. */
@@ -88,7 +89,7 @@ export class LocalModel {
 	}
 
 	#answer(request: IncomingMessage, response: ServerResponse, rawBody: string): void {
-		const url = new URL(request.url ?? '/', this.baseUrl);
+		const url = requestTarget(request.url);
 		const exchange: ModelExchange = { endpoint: 'unknown', at: new Date().toISOString(), path: url.pathname, status: 0 };
 		this.#record(exchange);
 		if (request.method === 'POST' && url.pathname === `/v1beta/models/${this.model}:generateContent`) {
@@ -105,7 +106,7 @@ export class LocalModel {
 		}
 	}
 
-	#generate(url: URL, rawBody: string, exchange: ModelExchange, response: ServerResponse): void {
+	#generate(url: RequestTarget, rawBody: string, exchange: ModelExchange, response: ServerResponse): void {
 		if (url.searchParams.get('key') !== this.apiKey) {
 			this.#send(response, exchange, 403, { error: { code: 403, message: 'Permission denied', status: 'PERMISSION_DENIED' } });
 			return;

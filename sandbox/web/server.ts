@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ZodError } from 'zod';
 import { HARM_CATEGORIES } from '../../src/generation/generationResponse.js';
 import type { DiscordEmulator } from '../discord/emulator.js';
+import { requestTarget, type RequestTarget } from '../discord/requestTarget.js';
 import type { LocalModel } from '../model/localModel.js';
 import type { SandboxWorld } from '../world.js';
 import { PageActions, PageRequestError } from './actions.js';
@@ -60,7 +61,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 		for (const stream of streams) stream.write(': keep-alive\n\n');
 	}, 15_000);
 
-	const api = async (request: IncomingMessage, url: URL): Promise<unknown> => {
+	const api = async (request: IncomingMessage, url: RequestTarget): Promise<unknown> => {
 		const person = world.person(url.searchParams.get('person') ?? 'member');
 		const route = `${request.method} ${url.pathname}`;
 		switch (route) {
@@ -105,9 +106,17 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 	};
 
 	const server: Server = createServer((request, response) => {
-		const url = new URL(request.url ?? '/', 'http://sandbox');
+		try {
+			serve(request, response);
+		} catch (error) {
+			// Whatever a request holds, it is answered and never ends the sandbox: any web page can send one here.
+			sendError(response, error);
+		}
+	});
+	const serve = (request: IncomingMessage, response: ServerResponse): void => {
 		// Only pages of this address: another site (or a DNS name rebound to 127.0.0.1) cannot drive the people.
 		if (!isOwnHost(request.headers.host, server)) return sendJson(response, 421, { error: 'Open the sandbox at its own address.' });
+		const url = requestTarget(request.url);
 		if (request.method === 'POST' && !request.headers['content-type']?.startsWith('application/json')) {
 			return sendJson(response, 415, { error: 'The page sends JSON.' });
 		}
@@ -128,7 +137,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 			},
 			(error: unknown) => sendError(response, error),
 		);
-	});
+	};
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port, '127.0.0.1', resolve);
@@ -176,6 +185,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
+	if (response.headersSent) return void response.end();
 	response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
 	response.end(JSON.stringify(body));
 }
