@@ -26,12 +26,28 @@ export interface CommandEntry {
 	readonly choices?: Readonly<Record<string, string>>;
 }
 
+/** Who read a catalogue after it was drafted, and how: `native` by a native speaker, `fluent` by one who is not. */
+export interface CatalogueReview {
+	readonly date: string;
+	readonly kind: string;
+	readonly by: string;
+	readonly covered: string;
+}
+
+/** Where a catalogue came from, who reviewed it, and the values rightly the same as English (path → why). */
+export interface CatalogueMeta {
+	readonly locale: string;
+	readonly source: string;
+	readonly reviews: readonly CatalogueReview[];
+	readonly sameAsEnglish?: Readonly<Record<string, string>>;
+}
+
 /**
  * One locale's file, as loaded: its sentences are checked against en-US by the catalogue tests, not by each file's
  * type. A file may lack a section while its translation is under way: en-US stands in, and those tests fail.
  */
 export interface Catalogue {
-	readonly _meta: { readonly locale: string; readonly source: string; readonly reviewed: string };
+	readonly _meta: CatalogueMeta;
 	readonly commands: Readonly<Record<string, CommandEntry>>;
 	readonly members: SourceCatalogue['members'] | Readonly<Record<string, unknown>>;
 	readonly moderators?: SourceCatalogue['moderators'] | Readonly<Record<string, unknown>>;

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { catalogues, type SourceCatalogue } from './catalogues.js';
+import { withCommandReferences } from './commandReferences.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
 type PluralSuffix = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
@@ -36,6 +37,17 @@ export function sentence(key: MessageKey, values?: MessageValues): Sentence {
 	return values === undefined ? { key } : { key, values };
 }
 
+interface SentenceTree {
+	readonly [key: string]: string | SentenceTree;
+}
+
+/** A tree of sentences with its command references written out in `locale`, once, before i18next reads it. */
+function referencesIn(locale: SupportedLocale, tree: SentenceTree): SentenceTree {
+	return Object.fromEntries(
+		Object.entries(tree).map(([key, value]) => [key, typeof value === 'string' ? withCommandReferences(locale, value) : referencesIn(locale, value)]),
+	);
+}
+
 // One instance, initialised synchronously from the bundled catalogues: a call reads memory only.
 const instance = i18next.createInstance();
 void instance.init({
@@ -43,7 +55,7 @@ void instance.init({
 	resources: Object.fromEntries(
 		SUPPORTED_LOCALES.map((locale) => [
 			locale,
-			{ translation: { members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} } },
+			{ translation: referencesIn(locale, { members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} } as SentenceTree) },
 		]),
 	),
 	supportedLngs: [...SUPPORTED_LOCALES],

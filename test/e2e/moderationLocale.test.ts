@@ -36,7 +36,7 @@ describe("a moderator's views in the moderator's language", () => {
 		expect(embed?.title).toBe(`ケース#1 · フラグ ${flag.id}`);
 		expect(fieldNames(embed).slice(0, 4)).toEqual(['メンバー', 'チャンネル', '日時', '状態']);
 		const buttons = (view.original?.components?.[0] as { components: Array<{ label: string }> }).components.map((button) => button.label);
-		expect(buttons).toEqual(['公開', '却下', '確認済みにする']);
+		expect(buttons).toEqual(['保留解除', '却下', '確認済みにする']);
 
 		// The reason form and /flagged stats too.
 		const form = await harness()
@@ -48,7 +48,7 @@ describe("a moderator's views in the moderator's language", () => {
 				locale: 'ja',
 			})
 			.waitForAnswer();
-		expect(form.modal?.title).toBe('この回答を公開');
+		expect(form.modal?.title).toBe('この回答の保留を解除');
 		expect((await runSubcommand(harness(), moderator, 'flagged', 'stats')).original?.embeds[0]?.title).toBe('保留された回答 · 過去7日間');
 
 		// The same flag, for a moderator whose client is in English, is in English.
@@ -80,7 +80,7 @@ describe("the mod-log in the server's language", () => {
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
 		expect(released.original?.content).toMatch(/^🔓 Released/);
 		const [posted] = harness().discord.channelMessages(guild.channels[0]!.id);
-		expect(posted?.content).toMatch(/^🔓 \*\*Publiée par un modérateur après examen\*\*/);
+		expect(posted?.content).toMatch(/^🔓 \*\*Débloquée par un modérateur après examen\*\*/);
 		expect(posted?.content).toContain('La réponse');
 
 		const changed = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'de' }]);

@@ -8,7 +8,7 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
 // Discord's rule for slash command and option names (DISCORD-FACTS, Locales).
 const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
-/** Values that are rightly the same as the English: an id is an "id" in these languages too. */
+/** Values that are rightly the same as the English everywhere: an id is an "id" in every language Veil speaks. */
 const SAME_AS_ENGLISH = new Set(['id']);
 
 /** Every string leaf of a catalogue tree, by its dotted path. */
@@ -35,7 +35,12 @@ function sentences(locale: SupportedLocale): Map<string, Map<string, string>> {
 	return grouped;
 }
 
-const placeholders = (value: string) => [...value.matchAll(/\{\{\s*([^}\s,]+)[^}]*\}\}/g)].map((match) => match[1]).sort();
+// A command reference (`{{/ask}}`, `{{app:Ask Veil}}`) is not a placeholder: commandReferences.test.ts checks those.
+const placeholders = (value: string) =>
+	[...value.matchAll(/\{\{\s*([^}\s,]+)[^}]*\}\}/g)]
+		.map((match) => match[1] ?? '')
+		.filter((name) => !name.startsWith('/') && !name.startsWith('app:'))
+		.sort();
 
 function commandEntries(locale: SupportedLocale): Array<{ path: string; entry: CommandEntry; siblings: string }> {
 	const found: Array<{ path: string; entry: CommandEntry; siblings: string }> = [];
@@ -72,21 +77,32 @@ describe('the catalogues', () => {
 		}
 	});
 
-	it.each(translated)('%s leaves no value empty or in English', (locale) => {
-		const english = new Map([...leaves(source.commands), ...leaves(sentenceTree(SOURCE_LOCALE))]);
-		for (const [path, value] of [...leaves(catalogues[locale].commands), ...leaves(sentenceTree(locale))]) {
+	it.each(translated)('%s leaves no value empty, nor in English unless its _meta.sameAsEnglish says why', (locale) => {
+		const english = new Map([...leaves(source.commands, 'commands.'), ...leaves(sentenceTree(SOURCE_LOCALE))]);
+		const allowed = catalogues[locale]._meta.sameAsEnglish ?? {};
+		const same: string[] = [];
+		for (const [path, value] of [...leaves(catalogues[locale].commands, 'commands.'), ...leaves(sentenceTree(locale))]) {
 			expect(value.trim(), `${locale} ${path}`).not.toBe('');
 			const base = english.get(path) ?? english.get(path.replace(PLURAL, '_other'));
-			if (!SAME_AS_ENGLISH.has(value)) expect(value, `${locale} ${path} is still English`).not.toBe(base);
+			if (value !== base || SAME_AS_ENGLISH.has(value)) continue;
+			same.push(path);
+			expect(allowed[path], `${locale} ${path} is still English: translate it, or say in _meta.sameAsEnglish why it is right`).toBeTruthy();
 		}
+		// An entry whose value has since been translated is stale, and would let a later English copy through.
+		expect(Object.keys(allowed).sort(), `${locale} _meta.sameAsEnglish lists only values equal to English`).toEqual(same.sort());
 	});
 
-	it.each(SUPPORTED_LOCALES)('%s says it was machine-drafted and what a native speaker reviewed', (locale) => {
+	it.each(SUPPORTED_LOCALES)('%s says where it came from, and who reviewed what and when', (locale) => {
 		const meta = catalogues[locale]._meta;
 		expect(meta.locale).toBe(locale);
+		for (const review of meta.reviews) {
+			expect(review.date, `${locale} review date`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+			expect(['fluent', 'native'], `${locale} review kind`).toContain(review.kind);
+			expect(review.by.trim(), `${locale} reviewer`).not.toBe('');
+			expect(review.covered.trim(), `${locale} what the review covered`).not.toBe('');
+		}
 		if (locale === SOURCE_LOCALE) return;
 		expect(meta.source).toMatch(/machine-drafted/i);
-		expect(meta.reviewed).toMatch(/no part has been reviewed by a native speaker/i);
 	});
 
 	it.each(SUPPORTED_LOCALES)("%s names and describes commands by Discord's rules", (locale) => {
@@ -105,5 +121,13 @@ describe('the catalogues', () => {
 			names.set(siblings, [...(names.get(siblings) ?? []), entry.name]);
 		}
 		for (const [siblings, list] of names) expect(new Set(list).size, `${locale} ${siblings || 'top level'}: ${list.join(', ')}`).toBe(list.length);
+	});
+
+	it.each(SUPPORTED_LOCALES)('%s names no option like the subcommand it belongs to (`/settings language locale:`)', (locale) => {
+		const byPath = new Map(commandEntries(locale).map(({ path, entry }) => [path, entry]));
+		for (const { path, entry, siblings } of commandEntries(locale)) {
+			const parent = byPath.get(siblings.replace(/\.options\.$/, ''));
+			if (parent?.options && siblings.split('.options.').length > 2) expect(entry.name, `${locale} ${path}`).not.toBe(parent.name);
+		}
 	});
 });
