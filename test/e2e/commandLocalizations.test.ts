@@ -58,6 +58,11 @@ describe('localized commands', () => {
 		expect(ask?.name_localizations).toMatchObject({ de: 'fragen', ja: '質問', 'pt-BR': 'perguntar' });
 		expect(ask?.options?.find((option) => option.name === 'prompt')?.description_localizations?.de).toBe('Deine Frage');
 		expect(registered.find((command) => command.name === 'Ask Veil')?.name_localizations?.fr).toBe('Demander à Veil');
+		// `/settings language` and its option read differently in every language, as they do in English.
+		const language = registered.find((command) => command.name === 'settings')?.options?.find((option) => option.name === 'language');
+		const locale = language?.options?.find((option) => option.name === 'locale');
+		for (const code of LOCALIZED_LOCALES) expect(locale?.name_localizations?.[code], code).not.toBe(language?.name_localizations?.[code]);
+		expect(locale?.name_localizations?.de).toBe('wahl');
 	});
 
 	it('the local Discord refuses a localization Discord refuses, as deploy-commands would hear it', async () => {
