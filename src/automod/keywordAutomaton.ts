@@ -1,8 +1,8 @@
 /**
- * Past this many table entries (4 MB), the deeper states of an automaton keep only their own transitions: a server
+ * Past this many table entries (1 MB), the deeper states of an automaton keep only their own transitions: a server
  * with the largest rules Discord allows stays within a few megabytes, and the text still mostly walks the table.
  */
-const DENSE_ENTRIES = 1 << 20;
+const DENSE_ENTRIES = 1 << 18;
 
 /** A keyword (already lower-cased, wildcards taken off) and what to report when it is found. */
 export interface AutomatonKeyword<V> {
@@ -25,7 +25,8 @@ interface AutomatonTables<V> {
 	readonly edgeTarget: Int32Array;
 	/** Per state: itself if a keyword ends there, else the nearest state along its failure links where one does (-1: none). */
 	readonly firstOut: Int32Array;
-	readonly values: ReadonlyArray<readonly V[] | undefined>;
+	/** The keywords ending at each output state, the longest first along the chain `firstOut[fail[state]]`. */
+	readonly values: ReadonlyMap<number, readonly V[]>;
 }
 
 /**
@@ -33,7 +34,8 @@ interface AutomatonTables<V> {
  * ending at a character is reported there. The characters no keyword holds share one class, which sends the scan
  * back to the start. States are numbered breadth first: the shallow ones, where a text spends most of its time, get
  * a full row of transitions in one table; deeper ones past the table's budget list their own and fall back along
- * their failure links.
+ * their failure links. Built from flat arrays, not a map per state: the largest rule set Discord allows compiles in
+ * about ten megabytes.
  */
 export class KeywordAutomaton<V> {
 	readonly #tables: AutomatonTables<V>;
@@ -42,77 +44,109 @@ export class KeywordAutomaton<V> {
 		this.#tables = tables;
 	}
 
+	/** The memory its tables hold, in bytes (the values not counted). */
+	get byteLength(): number {
+		const { asciiClass, table, fail, edgeStart, edgeClass, edgeTarget, firstOut } = this.#tables;
+		return [asciiClass, table, fail, edgeStart, edgeClass, edgeTarget, firstOut].reduce((sum, array) => sum + array.byteLength, 0);
+	}
+
+	/** The state after reading the code unit `code` in `state`. */
+	step(state: number, code: number): number {
+		const { asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget } = this.#tables;
+		const k = code < 128 ? (asciiClass[code] as number) : (otherClass.get(code) ?? 0);
+		if (k === 0) return 0;
+		for (;;) {
+			if (state < denseStates) return table[state * classCount + k] as number;
+			for (let e = edgeStart[state - denseStates] as number, last = edgeStart[state - denseStates + 1] as number; e < last; e += 1) {
+				if (edgeClass[e] === k) return edgeTarget[e] as number;
+			}
+			state = fail[state] as number;
+		}
+	}
+
+	/** The longest keyword's output state ending at `state` (-1: none); then `nextOutput` gives the shorter ones. */
+	firstOutput(state: number): number {
+		return this.#tables.firstOut[state] as number;
+	}
+
+	nextOutput(output: number): number {
+		return this.#tables.firstOut[this.#tables.fail[output] as number] as number;
+	}
+
+	/** Every state where a keyword ends, in ascending order. */
+	outputStates(): Iterable<number> {
+		return this.#tables.values.keys();
+	}
+
+	valuesAt(output: number): readonly V[] {
+		return this.#tables.values.get(output) ?? [];
+	}
+
 	/** Calls `found` with each keyword's value at every place it ends in `text` (the index past its last unit). */
 	scan(text: string, found: (value: V, end: number) => void): void {
-		const { asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget, firstOut, values } = this.#tables;
 		let state = 0;
 		for (let i = 0; i < text.length; i += 1) {
-			const code = text.charCodeAt(i);
-			const k = code < 128 ? (asciiClass[code] as number) : (otherClass.get(code) ?? 0);
-			if (k === 0) {
-				state = 0;
-				continue;
-			}
-			for (;;) {
-				if (state < denseStates) {
-					state = table[state * classCount + k] as number;
-					break;
-				}
-				let next = -1;
-				for (let e = edgeStart[state - denseStates] as number, last = edgeStart[state - denseStates + 1] as number; e < last; e += 1) {
-					if (edgeClass[e] === k) {
-						next = edgeTarget[e] as number;
-						break;
-					}
-				}
-				if (next >= 0) {
-					state = next;
-					break;
-				}
-				state = fail[state] as number;
-			}
-			for (let out = firstOut[state] as number; out >= 0; out = firstOut[fail[out] as number] as number) {
-				for (const value of values[out] ?? []) found(value, i + 1);
+			state = this.step(state, text.charCodeAt(i));
+			for (let out = this.firstOutput(state); out >= 0; out = this.nextOutput(out)) {
+				for (const value of this.valuesAt(out)) found(value, i + 1);
 			}
 		}
+	}
+}
+
+/** A trie in flat arrays: a node's children are a list through `sibling`, each labelled with its class. */
+class FlatTrie {
+	readonly firstChild: number[] = [-1];
+	readonly sibling: number[] = [-1];
+	readonly label: number[] = [0];
+
+	child(node: number, k: number): number {
+		for (let child = this.firstChild[node] as number; child >= 0; child = this.sibling[child] as number) {
+			if (this.label[child] === k) return child;
+		}
+		return -1;
+	}
+
+	add(node: number, k: number): number {
+		const child = this.label.length;
+		this.label.push(k);
+		this.firstChild.push(-1);
+		this.sibling.push(this.firstChild[node] as number);
+		this.firstChild[node] = child;
+		return child;
 	}
 }
 
 /** Compiles the keywords; `denseEntries` bounds the full-row table (a test makes it small to exercise the rest). */
 export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>, denseEntries = DENSE_ENTRIES): KeywordAutomaton<V> {
 	const classes = new Map<number, number>();
-	const children = [new Map<number, number>()];
-	const valuesAt: Array<V[] | undefined> = [undefined];
+	const trie = new FlatTrie();
+	const valuesAt = new Map<number, V[]>();
 	for (const { body, value } of keywords) {
 		let node = 0;
 		for (let i = 0; i < body.length; i += 1) {
 			const code = body.charCodeAt(i);
 			let k = classes.get(code);
 			if (k === undefined) classes.set(code, (k = classes.size + 1));
-			const trie = children[node] as Map<number, number>;
-			let child = trie.get(k);
-			if (child === undefined) {
-				trie.set(k, (child = children.length));
-				children.push(new Map<number, number>());
-				valuesAt.push(undefined);
-			}
-			node = child;
+			const child = trie.child(node, k);
+			node = child >= 0 ? child : trie.add(node, k);
 		}
-		(valuesAt[node] ??= []).push(value);
+		let list = valuesAt.get(node);
+		if (!list) valuesAt.set(node, (list = []));
+		list.push(value);
 	}
 
 	// Breadth-first numbering: a state's failure link and its parent always come before it.
-	const order = [0];
-	const id = new Int32Array(children.length);
-	for (let at = 0; at < order.length; at += 1) {
-		for (const child of (children[order[at] as number] as Map<number, number>).values()) {
-			id[child] = order.length;
-			order.push(child);
+	const count = trie.label.length;
+	const order = new Int32Array(count);
+	const id = new Int32Array(count);
+	let queued = 1;
+	for (let at = 0; at < queued; at += 1) {
+		for (let child = trie.firstChild[order[at] as number] as number; child >= 0; child = trie.sibling[child] as number) {
+			id[child] = queued;
+			order[queued++] = child;
 		}
 	}
-	const count = order.length;
-	const childrenOf = (state: number) => children[order[state] as number] as Map<number, number>;
-	const values: Array<V[] | undefined> = order.map((node) => valuesAt[node]);
 	const classCount = classes.size + 1;
 	const denseStates = Math.min(count, Math.max(1, Math.floor(denseEntries / classCount)));
 	const table = new Int32Array(denseStates * classCount);
@@ -122,34 +156,43 @@ export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>
 	const next = (from: number, k: number): number => {
 		for (let state = from; ; state = fail[state] as number) {
 			if (state < denseStates) return table[state * classCount + k] as number;
-			const child = childrenOf(state).get(k);
-			if (child !== undefined) return id[child] as number;
+			const child = trie.child(order[state] as number, k);
+			if (child >= 0) return id[child] as number;
 		}
 	};
+	const values = new Map<number, readonly V[]>();
 	for (let state = 0; state < count; state += 1) {
 		const link = fail[state] as number;
 		const dense = state < denseStates;
 		const row = state * classCount;
 		// A row starts as its failure link's: where the state has no transition of its own, the link's applies.
 		if (dense && state !== 0) table.copyWithin(row, link * classCount, link * classCount + classCount);
-		childrenOf(state).forEach((child, k) => {
+		for (let child = trie.firstChild[order[state] as number] as number; child >= 0; child = trie.sibling[child] as number) {
+			const k = trie.label[child] as number;
 			if (dense) table[row + k] = id[child] as number;
 			fail[id[child] as number] = state === 0 ? 0 : next(link, k);
-		});
-		firstOut[state] = values[state] ? state : state === 0 ? -1 : (firstOut[link] as number);
+		}
+		const own = valuesAt.get(order[state] as number);
+		if (own) values.set(state, own);
+		firstOut[state] = own ? state : state === 0 ? -1 : (firstOut[link] as number);
 	}
 
 	const edgeStart = new Int32Array(count - denseStates + 1);
-	const edgeClass: number[] = [];
-	const edgeTarget: number[] = [];
+	let edges = 0;
 	for (let state = denseStates; state < count; state += 1) {
-		edgeStart[state - denseStates] = edgeClass.length;
-		for (const [k, child] of childrenOf(state)) {
-			edgeClass.push(k);
-			edgeTarget.push(id[child] as number);
+		for (let child = trie.firstChild[order[state] as number] as number; child >= 0; child = trie.sibling[child] as number) edges += 1;
+	}
+	const edgeClass = new Int32Array(edges);
+	const edgeTarget = new Int32Array(edges);
+	edges = 0;
+	for (let state = denseStates; state < count; state += 1) {
+		edgeStart[state - denseStates] = edges;
+		for (let child = trie.firstChild[order[state] as number] as number; child >= 0; child = trie.sibling[child] as number) {
+			edgeClass[edges] = trie.label[child] as number;
+			edgeTarget[edges++] = id[child] as number;
 		}
 	}
-	edgeStart[count - denseStates] = edgeClass.length;
+	edgeStart[count - denseStates] = edges;
 
 	const asciiClass = new Int32Array(128);
 	const otherClass = new Map<number, number>();
@@ -157,17 +200,5 @@ export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>
 		if (code < 128) asciiClass[code] = k;
 		else otherClass.set(code, k);
 	}
-	return new KeywordAutomaton({
-		asciiClass,
-		otherClass,
-		classCount,
-		denseStates,
-		table,
-		fail,
-		edgeStart,
-		edgeClass: Int32Array.from(edgeClass),
-		edgeTarget: Int32Array.from(edgeTarget),
-		firstOut,
-		values,
-	});
+	return new KeywordAutomaton({ asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget, firstOut, values });
 }

@@ -1,7 +1,8 @@
 import { RE2JS } from 're2js';
 import { appliesToVeil, BLOCK_MESSAGE_ACTION, SEND_ALERT_MESSAGE_ACTION, type AutomodRule } from './automodRule.js';
-import { parseKeyword, type KeywordPattern } from './keywordPattern.js';
-import { KeywordScanner } from './keywordScanner.js';
+import { compileAutomaton, type KeywordAutomaton } from './keywordAutomaton.js';
+import { endsWordAt, parseKeyword, startsWordAt, type KeywordPattern } from './keywordPattern.js';
+import { RuleSweep } from './ruleSweep.js';
 
 /** What one rule found in a text, and what the rule asks to be done about it. */
 export interface RuleMatch {
@@ -21,18 +22,39 @@ export interface MatchContext {
 	readonly channelIds: readonly string[];
 }
 
-interface Tag {
-	readonly rule: number;
-	readonly allow: boolean;
+/** When a reading must stop: past `deadline` (performance.now()), the rule being read is named too costly. */
+export interface MatchBudget {
+	readonly deadline: number;
+	/** Told the index of each rule as its regexes start, so that a reading stopped from outside can name it. */
+	readonly onRule?: (index: number) => void;
 }
 
-interface Span {
-	readonly start: number;
-	readonly end: number;
+/** A reading that went past its budget, and the rule it was on (or that held it up the most). */
+export class RulesTooCostly extends Error {
+	override readonly name = 'RulesTooCostly';
+	constructor(
+		readonly ruleId: string,
+		readonly ruleName: string,
+	) {
+		super(`the AutoMod rule ${ruleId} is too costly to read`);
+	}
+}
+
+interface Entry {
+	readonly rule: number;
+	readonly allow: boolean;
+	readonly pattern: KeywordPattern;
+	readonly rank: number;
 }
 
 /** A regex match is only looked for this many times a pattern: enough to see past allowed ones, bounded for any text. */
 const MAX_REGEX_MATCHES = 64;
+/** How many characters are read between two looks at the clock. */
+const CHECK_EVERY = 4096;
+/** What a compiled regex is counted as, in bytes: RE2 refuses any whose program would be much larger. */
+const REGEX_BYTES = 64 * 1024;
+/** Rules past this share the last bit of a mask, which is then never cleared (Discord allows 6 keyword rules). */
+const MASK_BITS = 30;
 
 /** Lower-cases without changing any character's position, so that every span refers to the same text. */
 function lowerInPlace(text: string): string {
@@ -46,30 +68,46 @@ function lowerInPlace(text: string): string {
 	return out;
 }
 
-const covers = (outer: Span, inner: Span) => outer.start <= inner.start && outer.end >= inner.end;
+const bitOf = (rule: number) => 1 << Math.min(rule, MASK_BITS);
 
 /**
  * A server's AutoMod keyword rules, compiled once: every keyword and allow-list entry of every rule in one
- * {@link KeywordScanner}, every regex on RE2's linear-time engine (a pattern RE2 cannot read is left out, and
+ * Aho–Corasick automaton, every regex on RE2's linear-time engine (a pattern RE2 cannot read is left out, and
  * named in `unreadablePatterns`). Rules Veil does not apply (disabled, not KEYWORD, not MESSAGE_SEND) are dropped.
+ * A reading keeps, per rule, one window of starts (see {@link RuleSweep}) and stops at the rule's first hit that is
+ * not allowed, so memory is bounded by the rules, not the text.
  */
 export class RuleMatcher {
 	readonly #rules: readonly AutomodRule[];
-	readonly #scanner: KeywordScanner<Tag>;
+	readonly #automaton: KeywordAutomaton<Entry>;
+	/** Per output state of the automaton: the rules with a keyword, and with an allow-list entry, along its chain. */
+	readonly #keywordRules = new Map<number, number>();
+	readonly #allowRules = new Map<number, number>();
+	/** Per rule, its longest keyword or allow-list entry: how far back a start waits to be decided. */
+	readonly #longestEntry: number[];
 	readonly #regexes: Array<Array<{ readonly source: string; readonly regex: RE2JS }>>;
+	readonly #byteLength: number;
 	readonly unreadablePatterns: Array<{ readonly ruleId: string; readonly pattern: string }> = [];
 
 	constructor(rules: readonly AutomodRule[]) {
 		this.#rules = rules.filter(appliesToVeil);
-		const keywords: Array<{ pattern: KeywordPattern; tag: Tag }> = [];
-		const add = (keyword: string, tag: Tag) => {
-			const pattern = parseKeyword(keyword);
-			if (pattern !== undefined) keywords.push({ pattern, tag });
-		};
+		const entries: Entry[] = [];
+		let keywordBytes = 0;
+		this.#longestEntry = this.#rules.map(() => 0);
 		this.#regexes = this.#rules.map((rule, index) => {
 			const metadata = rule.trigger_metadata;
-			for (const keyword of metadata.keyword_filter ?? []) add(keyword, { rule: index, allow: false });
-			for (const keyword of metadata.allow_list ?? []) add(keyword, { rule: index, allow: true });
+			(metadata.keyword_filter ?? []).forEach((keyword, rank) => {
+				const pattern = parseKeyword(keyword);
+				if (!pattern) return;
+				entries.push({ rule: index, allow: false, pattern, rank });
+				this.#longestEntry[index] = Math.max(this.#longestEntry[index] as number, pattern.body.length);
+			});
+			for (const keyword of metadata.allow_list ?? []) {
+				const pattern = parseKeyword(keyword);
+				if (!pattern) continue;
+				entries.push({ rule: index, allow: true, pattern, rank: 0 });
+				this.#longestEntry[index] = Math.max(this.#longestEntry[index] as number, pattern.body.length);
+			}
 			return (metadata.regex_patterns ?? []).flatMap((source) => {
 				try {
 					return [{ source, regex: RE2JS.compile(source) }];
@@ -79,7 +117,13 @@ export class RuleMatcher {
 				}
 			});
 		});
-		this.#scanner = new KeywordScanner(keywords);
+		// At one place, a keyword that begins a word is named before one that may begin inside a word.
+		entries.sort((a, b) => Number(b.pattern.atWordStart) - Number(a.pattern.atWordStart));
+		for (const entry of entries) keywordBytes += 2 * (entry.pattern.keyword.length + entry.pattern.body.length) + 96;
+		this.#automaton = compileAutomaton(entries.map((entry) => ({ body: entry.pattern.body, value: entry })));
+		this.#markChains();
+		const regexCount = this.#regexes.reduce((sum, list) => sum + list.length, 0);
+		this.#byteLength = this.#automaton.byteLength + keywordBytes + regexCount * REGEX_BYTES + (this.#keywordRules.size + this.#allowRules.size) * 24;
 	}
 
 	/** How many rules apply: none means there is nothing to read. */
@@ -87,37 +131,112 @@ export class RuleMatcher {
 		return this.#rules.length;
 	}
 
-	/** The first match of each rule that applies to `context`, in the rules' order. */
-	match(text: string, context: MatchContext): RuleMatch[] {
+	/** About how much memory it holds, in bytes: what a cache of matchers counts. */
+	get byteLength(): number {
+		return this.#byteLength;
+	}
+
+	/** The first match of each rule that applies to `context`, in the rules' order; throws {@link RulesTooCostly} past the budget. */
+	match(text: string, context: MatchContext, budget?: MatchBudget): RuleMatch[] {
 		if (this.#rules.length === 0 || text === '') return [];
-		const exempt = this.#rules.map(
-			(rule) =>
-				rule.exempt_roles.some((role) => context.roleIds.includes(role)) ||
-				rule.exempt_channels.some((channel) => context.channelIds.includes(channel)),
+		const sweeps = this.#rules.map((rule, index) =>
+			rule.exempt_roles.some((role) => context.roleIds.includes(role)) || rule.exempt_channels.some((channel) => context.channelIds.includes(channel))
+				? undefined
+				: new RuleSweep(this.#longestEntry[index] as number, (this.#regexes[index]?.length ?? 0) > 0),
 		);
 		const lowered = lowerInPlace(text);
-		const allowed: Span[][] = this.#rules.map(() => []);
-		const keywordHits = this.#scanner.scan(lowered).filter(({ tag }) => !exempt[tag.rule]);
-		for (const hit of keywordHits) if (hit.tag.allow) allowed[hit.tag.rule]?.push(hit);
+		this.#sweep(lowered, sweeps, budget);
 		const matches: RuleMatch[] = [];
 		this.#rules.forEach((rule, index) => {
-			if (exempt[index]) return;
-			const isAllowed = (span: Span) => allowed[index]?.some((allow) => covers(allow, span)) ?? false;
-			const keyword = keywordHits.find((hit) => hit.tag.rule === index && !hit.tag.allow && !isAllowed(hit));
-			const trigger = keyword?.pattern.keyword ?? this.#regexTrigger(index, text, isAllowed);
+			const sweep = sweeps[index];
+			if (!sweep) return;
+			budget?.onRule?.(index);
+			const trigger = sweep.trigger?.pattern.keyword ?? this.#regexTrigger(index, text, sweep, budget);
 			if (trigger !== undefined) matches.push(toMatch(rule, trigger));
 		});
 		return matches;
 	}
 
-	#regexTrigger(index: number, text: string, isAllowed: (span: Span) => boolean): string | undefined {
+	#sweep(lowered: string, sweeps: ReadonlyArray<RuleSweep | undefined>, budget: MatchBudget | undefined): void {
+		let live = 0;
+		sweeps.forEach((sweep, index) => {
+			if (sweep) live |= bitOf(index);
+		});
+		const visits = sweeps.map(() => 0);
+		let state = 0;
+		for (let at = 0; at < lowered.length && live !== 0; at += 1) {
+			if (budget && at % CHECK_EVERY === 0 && performance.now() > budget.deadline) throw this.#tooCostly(visits.indexOf(Math.max(...visits)));
+			state = this.#automaton.step(state, lowered.charCodeAt(at));
+			const end = at + 1;
+			let out = this.#automaton.firstOutput(state);
+			let needKeyword = out >= 0 ? (this.#keywordRules.get(out) ?? 0) & live : 0;
+			let needAllow = out >= 0 ? (this.#allowRules.get(out) ?? 0) & live : 0;
+			while (out >= 0 && (needKeyword | needAllow) !== 0) {
+				for (const entry of this.#automaton.valuesAt(out)) {
+					const bit = bitOf(entry.rule);
+					if ((entry.allow ? needAllow : needKeyword) & bit) {
+						const start = end - entry.pattern.body.length;
+						if (entry.pattern.atWordStart && !startsWordAt(lowered, start)) continue;
+						if (entry.pattern.atWordEnd && !endsWordAt(lowered, end)) continue;
+						const sweep = sweeps[entry.rule] as RuleSweep;
+						if (sweep.done) continue;
+						visits[entry.rule] = (visits[entry.rule] as number) + 1;
+						if (entry.allow) sweep.allow(start, end);
+						else sweep.keyword({ pattern: entry.pattern, start, end, rank: entry.rank });
+						// The longest found here covers (or is harder to cover than) every shorter one ending here.
+						if (entry.rule < MASK_BITS) {
+							if (entry.allow) needAllow &= ~bit;
+							else needKeyword &= ~bit;
+						}
+					}
+				}
+				out = this.#automaton.nextOutput(out);
+				needKeyword &= out >= 0 ? (this.#keywordRules.get(out) ?? 0) : 0;
+				needAllow &= out >= 0 ? (this.#allowRules.get(out) ?? 0) : 0;
+			}
+			sweeps.forEach((sweep, index) => {
+				if (!sweep || sweep.done) return;
+				sweep.advance(end);
+				if (sweep.done && index < MASK_BITS) live &= ~bitOf(index);
+			});
+		}
+		for (const sweep of sweeps) if (sweep && !sweep.done) sweep.advance(lowered.length, true);
+	}
+
+	#regexTrigger(index: number, text: string, sweep: RuleSweep, budget: MatchBudget | undefined): string | undefined {
 		for (const { source, regex } of this.#regexes[index] ?? []) {
+			if (budget && performance.now() > budget.deadline) throw this.#tooCostly(index);
 			const matcher = regex.matcher(text);
 			for (let found = 0; found < MAX_REGEX_MATCHES && matcher.find(); found += 1) {
-				if (!isAllowed({ start: matcher.start(), end: matcher.end() })) return source;
+				if (!sweep.covers(matcher.start(), matcher.end())) return source;
 			}
 		}
 		return undefined;
+	}
+
+	#tooCostly(index: number): RulesTooCostly {
+		const rule = this.#rules[Math.max(0, index)] as AutomodRule;
+		return new RulesTooCostly(rule.id, rule.name);
+	}
+
+	/** For each output state, the rules with a keyword and with an allow-list entry along its chain. */
+	#markChains(): void {
+		// Ascending: a chain goes to shallower states, which breadth-first numbering puts before.
+		for (const out of this.#automaton.outputStates()) {
+			let keyword = 0;
+			let allow = 0;
+			for (const entry of this.#automaton.valuesAt(out)) {
+				if (entry.allow) allow |= bitOf(entry.rule);
+				else keyword |= bitOf(entry.rule);
+			}
+			const next = this.#automaton.nextOutput(out);
+			if (next >= 0) {
+				keyword |= this.#keywordRules.get(next) ?? 0;
+				allow |= this.#allowRules.get(next) ?? 0;
+			}
+			this.#keywordRules.set(out, keyword);
+			this.#allowRules.set(out, allow);
+		}
 	}
 }
 

@@ -177,3 +177,52 @@ describe('RuleMatcher: properties against a regex oracle', () => {
 		);
 	});
 });
+
+describe('RuleMatcher: the allow list, against every hit and every entry compared', () => {
+	const body = fc.stringMatching(/^[ab]{1,4}$/);
+	const strategy = fc.constantFrom('', '*');
+	const keyword = fc.tuple(strategy, body, strategy).map(([lead, core, trail]) => `${lead}${core}${trail}`);
+	const text = fc.stringMatching(/^[ab ]{0,40}$/);
+
+	/** Every span where a keyword matches, by its strategy, found by trying every place. */
+	function spans(keywords: readonly string[], subject: string): Array<{ keyword: string; start: number; end: number; index: number }> {
+		const isWord = (at: number) => at >= 0 && at < subject.length && subject[at] !== ' ';
+		return keywords.flatMap((each, index) => {
+			const lead = each.startsWith('*');
+			const trail = each.length > 1 && each.endsWith('*');
+			const core = each.slice(lead ? 1 : 0, trail ? -1 : undefined);
+			const found = [];
+			for (let at = subject.indexOf(core); at >= 0; at = subject.indexOf(core, at + 1)) {
+				if (!lead && isWord(at - 1)) continue;
+				if (!trail && isWord(at + core.length)) continue;
+				found.push({ keyword: each, start: at, end: at + core.length, index });
+			}
+			return found;
+		});
+	}
+
+	it('names the first hit no allowed entry covers, or none, as comparing every pair would', () => {
+		fc.assert(
+			fc.property(fc.array(keyword, { minLength: 1, maxLength: 6 }), fc.array(keyword, { maxLength: 4 }), text, (keywords, allow, subject) => {
+				const allowed = spans(allow, subject);
+				const open = spans(keywords, subject)
+					.filter((hit) => !allowed.some((entry) => entry.start <= hit.start && entry.end >= hit.end))
+					.sort(
+						(a, b) =>
+							a.start - b.start || Number(!b.keyword.startsWith('*')) - Number(!a.keyword.startsWith('*')) || a.end - b.end || a.index - b.index,
+					);
+				expect(triggers(new RuleMatcher([rule({ keywords, allow })]), subject)).toEqual(open.slice(0, 1).map((hit) => hit.keyword));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	it('reads a text of any length with a window of the longest entry, not a list of every hit', () => {
+		const matcher = new RuleMatcher([rule({ keywords: ['*ab*'], allow: ['*ab*'] })]);
+		expect(triggers(matcher, 'ab'.repeat(100_000))).toEqual([]);
+		expect(triggers(matcher, `${'ab'.repeat(100_000)}`)).toEqual([]);
+		const nested = Array.from({ length: 60 }, (_, n) => `*${'a'.repeat(n + 1)}*`);
+		const rules = Array.from({ length: 6 }, (_, n) => rule({ id: `r${n}`, keywords: nested }));
+		expect(new RuleMatcher(rules).match('a'.repeat(200_000), anywhere)).toHaveLength(6);
+	});
+});
