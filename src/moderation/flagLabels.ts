@@ -3,6 +3,7 @@ import { SHOWN_FINISH_REASONS } from '../generation/safetyVerdict.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import { upstreamLabel } from '../replies/ratingLabels.js';
+import { isDiscordAutomodHold } from '../replies/discordAutomodHold.js';
 import type { FlagRecord } from './storedFlag.js';
 
 /**
@@ -13,7 +14,7 @@ export function describeStopReasons(
 	flag: {
 		blockReason?: string | undefined;
 		finishReason?: string | undefined;
-		automod?: { ruleName: string; keyword: string } | undefined;
+		automod?: { ruleId: string; ruleName: string; keyword: string } | undefined;
 	},
 	locale: SupportedLocale,
 ): string[] {
@@ -21,7 +22,9 @@ export function describeStopReasons(
 	return [
 		...(automod === undefined
 			? []
-			: [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
+			: isDiscordAutomodHold(automod)
+				? [t(locale, 'moderators.automod.flagReasonDiscord')]
+				: [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
 		...(blockReason === undefined ? [] : [t(locale, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason, locale) })]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []

@@ -2,6 +2,7 @@ import { escapeMarkdown } from 'discord.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import type { HideReason, Verdict } from '../generation/safetyVerdict.js';
 import { describeRatings, flaggedRatings, upstreamLabel } from './ratingLabels.js';
+import { isDiscordAutomodHold } from './discordAutomodHold.js';
 import type { OutgoingMessage } from './answerMessages.js';
 import { MESSAGE_LIMIT } from './splitReply.js';
 import { truncate } from './truncate.js';
@@ -41,6 +42,10 @@ function hiddenReasons(verdict: HiddenVerdict, locale: SupportedLocale): string[
 
 /** The notice's first line: hidden by the model's checks or a rule, and whether someone reviews it. */
 function headline(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none'): MessageKey {
+	if (isDiscordAutomodHold(verdict.rule)) {
+		if (flagId === undefined) return 'members.ask.hidden.blockedNotKept';
+		return reviewers === 'server' ? 'members.ask.hidden.blockedForServer' : 'members.ask.hidden.blockedForOperators';
+	}
 	if (reviewers === 'none') return 'members.ask.hidden.withheld';
 	if (verdict.rule) return flagId === undefined ? 'members.ask.hidden.byRuleNotKept' : 'members.ask.hidden.byRuleForServer';
 	if (flagId === undefined) return 'members.ask.hidden.notKept';
@@ -59,7 +64,9 @@ export function hiddenNotice(
 	locale: SupportedLocale,
 ): OutgoingMessage {
 	const reasons = hiddenReasons(verdict, locale).join(' · ');
-	const lines = [t(locale, headline(verdict, flagId, reviewers)), t(locale, 'members.ask.hidden.why', { reasons })];
+	const lines = [t(locale, headline(verdict, flagId, reviewers))];
+	// Discord names no rule: the headline is the whole why.
+	if (!isDiscordAutomodHold(verdict.rule)) lines.push(t(locale, 'members.ask.hidden.why', { reasons }));
 	if (flagId) lines.push(`-# ${t(locale, 'members.ask.hidden.reference', { flagId })}`);
 	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT), allowedMentions: NO_MENTIONS };
 }
