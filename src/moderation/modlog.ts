@@ -24,6 +24,7 @@ import type { SettingsRepository } from '../settings/settingsRepository.js';
 import { serverLocaleOf } from './serverLocale.js';
 import { UserInputError } from '../errors/veilError.js';
 import { EMBED_LINKS, missingPermissions, SEND_MESSAGES, VIEW_CHANNEL } from './flagAccess.js';
+import { BlockedByAutomod } from '../discord/automodRefusal.js';
 
 /** A channel found to be one Veil cannot send to, before anything was sent; `reason` is what a moderator reads. */
 export class ChannelNotSendable extends Error {
@@ -152,7 +153,15 @@ export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Prom
 }
 
 /** The kinds of failed post a moderator is told of in their own words (`moderators.sendFailure.*`). */
-const SEND_FAILURES = ['channelGone', 'lostAccess', 'noPermission', 'unknown', 'modlogNotSendable', 'channelNotSendable'] as const;
+const SEND_FAILURES = [
+	'channelGone',
+	'lostAccess',
+	'noPermission',
+	'unknown',
+	'modlogNotSendable',
+	'channelNotSendable',
+	'blockedByAutomod',
+] as const;
 
 /** A remembered mod-log failure, as the admin reads it: its kind in their language, else the text kept. */
 export function rememberedFailure(failure: { reason: string; kind?: string | undefined }): Sentence | string {
@@ -170,6 +179,8 @@ export function describeSendFailure(error: unknown): Sentence | string {
 	if (code === 10003) return sentence('moderators.sendFailure.channelGone');
 	if (code === 50001) return sentence('moderators.sendFailure.lostAccess');
 	if (code === 50013) return sentence('moderators.sendFailure.noPermission');
+	// Discord's own AutoMod: the post would be refused again, so it stays held.
+	if (BlockedByAutomod.from(error)) return sentence('moderators.sendFailure.blockedByAutomod');
 	return error instanceof Error ? truncate(error.message, 200) : sentence('moderators.sendFailure.unknown');
 }
 
