@@ -13,6 +13,7 @@ export type VeilErrorCode =
 	| 'conversation_expired'
 	| 'file_not_cdn'
 	| 'file_not_utf8'
+	| 'file_pdf_large'
 	| 'file_pdf_pages'
 	| 'file_pdf_slow'
 	| 'file_pdf_unreadable'

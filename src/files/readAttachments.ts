@@ -95,6 +95,7 @@ const PDF_FAILURES: Record<PdfFailure, { code: VeilErrorCode; answer: (name: str
 	unreadable: { code: 'file_pdf_unreadable', answer: (name) => sentence('members.files.pdfUnreadable', { name }) },
 	'too-many-pages': { code: 'file_pdf_pages', answer: (name) => sentence('members.files.pdfTooManyPages', { name, count: FILE_LIMITS.maxPages }) },
 	'too-slow': { code: 'file_pdf_slow', answer: (name) => sentence('members.files.pdfTooSlow', { name }) },
+	'too-large': { code: 'file_pdf_large', answer: (name) => sentence('members.files.pdfTooLarge', { name }) },
 };
 
 /**
@@ -121,7 +122,11 @@ export async function readAttachments(files: readonly AttachmentRef[], source: F
 		}
 		let text: string;
 		if (kind === 'pdf') {
-			const extracted = await pdfText(fetched.bytes, { maxPages: FILE_LIMITS.maxPages, timeoutMs: FILE_LIMITS.pdfTimeoutMs });
+			const extracted = await pdfText(fetched.bytes, {
+				maxPages: FILE_LIMITS.maxPages,
+				timeoutMs: FILE_LIMITS.pdfTimeoutMs,
+				maxCharacters: FILE_LIMITS.fileMaxCharacters,
+			});
 			if (!extracted.ok) throw new FileError(PDF_FAILURES[extracted.failure].code, PDF_FAILURES[extracted.failure].answer(name));
 			text = extracted.text;
 		} else {

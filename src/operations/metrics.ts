@@ -112,6 +112,7 @@ const OUTCOME_OF_CODE = {
 	file_not_utf8: 'refused',
 	file_pdf_unreadable: 'refused',
 	file_pdf_pages: 'refused',
+	file_pdf_large: 'refused',
 	// The breaker open: the service is down, and the member gets that error without the wait.
 	upstream_breaker_open: 'error',
 	// The rest fail an ask, or are not an ask's: an error. Every code is named, so a new one must be placed.

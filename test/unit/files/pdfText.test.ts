@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pdfText } from '../../../src/files/pdfText.js';
 import { makePdf } from '../../support/makePdf.js';
 
-const limits = { maxPages: 100, timeoutMs: 10_000 };
+const limits = { maxPages: 100, timeoutMs: 10_000, maxCharacters: 100_000 };
 
 describe('pdfText', () => {
 	it('gives the text of every page, in order', async () => {
