@@ -81,7 +81,7 @@ emulator.events.on('request', (request) => {
 	if (segments[1] === 'interactions' && segments[4] === 'callback' && request.status === 404) lateAcks++;
 	if (segments[1] !== 'webhooks' || request.status < 200 || request.status >= 300) return;
 	const content = (request.json as { content?: string } | undefined)?.content;
-	// '…' is the step before a refusal in a public deferral's place (refuseAlone): the refusal itself follows.
+	// '…' is the step before a refusal in a public deferral's place (answerAlone): the refusal itself follows.
 	if (content === undefined || content === '…' || content.startsWith('Answer to:')) return;
 	if (content.includes('This answer was hidden')) {
 		if (request.method === 'PATCH') held++;

@@ -4,12 +4,11 @@ import { modal, type Command, type MessageCommandData } from '../src/app/command
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import { answerAsk } from '../src/asking/answerAsk.js';
+import { answerAsk } from '../src/asking/ask.js';
 import { checkPrompt } from '../src/asking/checkPrompt.js';
-import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/linkGate.js';
+import { linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/askRequest.js';
 import { readableText } from '../src/asking/messageText.js';
-import { askAboutMessage, keptAboutMessage } from '../src/conversations/quoteMessage.js';
-import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import type { SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { questionModal } from '../src/asking/questionModal.js';
 import { messageAttachments } from '../src/files/messageAttachments.js';
@@ -48,7 +47,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 	ctx.admission.checkPace(interaction.user.id);
 	const gate = await readLinkGate(interaction.user.id, ctx);
 	if (mustLinkFirst(gate)) {
-		await interaction.reply(linkFirstAnswer(interaction.locale));
+		await interaction.reply(linkFirstAnswer(ctx.locale));
 		return;
 	}
 	const { author } = interaction.targetMessage;
@@ -58,7 +57,7 @@ async function execute(interaction: MessageContextMenuCommandInteraction, ctx: I
 		author: { id: author.id, name: authorName },
 		...(files ? { files } : {}),
 	});
-	await interaction.showModal(askVeilModal(pendingKey, resolveLocale(interaction.locale)));
+	await interaction.showModal(askVeilModal(pendingKey, ctx.locale));
 }
 
 /** The question form's submit: the message quoted, then the question, asked and answered as /ask answers. */
@@ -67,21 +66,8 @@ const submitQuestion = modal({
 	async handle(interaction, [pendingKey], ctx) {
 		const question = interaction.fields.getTextInputValue('question');
 		checkPrompt(question, sentence('members.askVeil.emptyQuestion'));
-		const prepare = async () => {
-			const [message, gate] = await Promise.all([ctx.pendingQuestions.find(pendingKey, interaction.user.id), readLinkGate(interaction.user.id, ctx)]);
-			if (message === undefined) throw new UserInputError({ answer: sentence('members.askVeil.formExpired'), code: 'form_expired' });
-			const request = {
-				// A message of files alone is asked about by its files: nothing is quoted.
-				prompt: message.text.trim() === '' ? question : askAboutMessage(message.text, question),
-				...(message.files ? { attachments: message.files } : {}),
-				savedPrompt: keptAboutMessage(message.author?.name ?? 'another member', question),
-				quotedAuthor: message.author,
-				ephemeral: false,
-			};
-			return { request, gate };
-		};
 		try {
-			await answerAsk(interaction, prepare, ctx);
+			await answerAsk(interaction, { source: 'askVeil', question, pendingKey }, ctx);
 		} finally {
 			await ctx.pendingQuestions.forget(pendingKey, interaction.user.id);
 		}

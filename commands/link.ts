@@ -19,7 +19,6 @@ import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { linkOutcomeOf, recordLink } from '../src/operations/metrics.js';
-import { lastSeenOf } from '../src/asking/lastSeen.js';
 
 const EMAIL_MAX_LENGTH = 254;
 const PASSWORD_MAX_LENGTH = 256;
@@ -80,7 +79,6 @@ async function submit(interaction: ModalSubmitInteraction, ctx: InteractionConte
 	ctx.admission.link.take(interaction.user.id);
 	const credentials = await ctx.login.login(email.data, password, { signal: ctx.signal });
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
-	lastSeenOf(ctx).sawLink(interaction.user.id, true);
 	ctx.log.info('account linked');
 	await interaction.editReply({
 		content: t(resolveLocale(interaction.locale), 'members.link.linked', { maskedEmail: masked }),

@@ -25,7 +25,6 @@ import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
 import { characterCount } from '../src/text/characterCount.js';
 import { truncate } from '../src/replies/truncate.js';
 import { mayReadRules } from '../src/automod/ruleCache.js';
-import { lastSeenOf } from '../src/asking/lastSeen.js';
 
 const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 /** Where members ask: text, announcement and voice channels' chats, and forums (their posts' threads). */
@@ -153,7 +152,6 @@ async function setLimits(interaction: ChatInputCommandInteraction<InServer>, ctx
 	}
 	if (asksPerDay < 0) throw new UserInputError({ answer: sentence('moderators.settings.limitsNegative'), code: 'limits_negative' });
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
-	lastSeenOf(ctx).sawLimit(guildId, asksPerDay > 0);
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({
 		content: asksPerDay > 0 ? t(reader, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(reader, 'moderators.settings.limitsOff'),

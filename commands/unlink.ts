@@ -5,7 +5,6 @@ import type { InteractionContext } from '../src/app/context.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { resolveLocale } from '../src/i18n/locales.js';
 import { t } from '../src/i18n/translate.js';
-import { lastSeenOf } from '../src/asking/lastSeen.js';
 
 const data = new SlashCommandBuilder()
 	.setName('unlink')
@@ -16,7 +15,6 @@ const data = new SlashCommandBuilder()
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	// Forgotten first: should the removal fail, the next ask reads the link before it is acknowledged.
-	lastSeenOf(ctx).sawLink(interaction.user.id, false);
 	const removed = await ctx.accounts.remove(interaction.user.id);
 	if (removed) ctx.log.info('account unlinked');
 	await interaction.reply({

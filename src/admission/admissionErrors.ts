@@ -2,8 +2,15 @@ import { time, TimestampStyles } from 'discord.js';
 import { sentence } from '../i18n/translate.js';
 import { VeilError } from '../errors/veilError.js';
 
-/** An ask (or a /link) turned away before anything went upstream; its code says which kind, for the metrics. */
-abstract class AdmissionRefusal extends VeilError {}
+/**
+ * An ask (or a /link) turned away before anything went upstream, to the member alone; its code says which kind,
+ * for the metrics.
+ */
+abstract class AdmissionRefusal extends VeilError {
+	constructor(options: ConstructorParameters<typeof VeilError>[0]) {
+		super({ private: true, ...options });
+	}
+}
 
 /** `ASK_QUEUE_MAX` asks already wait. */
 export class LineFullError extends AdmissionRefusal {
@@ -81,7 +88,13 @@ export class ServiceDownError extends AdmissionRefusal {
 	override readonly name = 'ServiceDownError';
 
 	constructor() {
-		super({ code: 'upstream_breaker_open', message: 'the circuit breaker is open', answer: sentence('members.admission.serviceDown') });
+		// Once an ask has waited in line, the breaker may open before its turn: its "thinking…" says so, as any failure.
+		super({
+			code: 'upstream_breaker_open',
+			message: 'the circuit breaker is open',
+			answer: sentence('members.admission.serviceDown'),
+			private: false,
+		});
 	}
 }
 

@@ -10,6 +10,8 @@ import type { Logger } from '../logging/logger.js';
 import type { LoginClient } from '../accounts/loginClient.js';
 import type { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
+import type { SupportedLocale } from '../i18n/locales.js';
+import type { Place } from './place.js';
 
 /** What every handler stands on; built once at start (tests build their own) and passed in, never imported. */
 export interface BotContext {
@@ -29,9 +31,16 @@ export interface BotContext {
 	readonly automod: AutomodRuleCache;
 }
 
-/** The context of one interaction: the bot's, plus a child logger that names the interaction. */
+/**
+ * The context of one interaction: the bot's, plus what the router decided once for it: a child logger that names
+ * it, where it happens and the reader's language.
+ */
 export interface InteractionContext extends BotContext {
 	readonly log: Logger;
+	/** A server that installed Veil, or outside: what differs between them (see place.ts). */
+	readonly place: Place;
+	/** The language of whoever is answered: the interaction's locale, as Veil speaks it. */
+	readonly locale: SupportedLocale;
 	/** Aborts when a shutdown runs out of patience: pass it to every upstream call. */
 	readonly signal: AbortSignal;
 }

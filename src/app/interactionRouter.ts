@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmitInteraction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './context.js';
-import { RefusedAlone, VeilError, type VeilErrorCode } from '../errors/veilError.js';
-import { refuseAlone } from '../discord/refuseAlone.js';
+import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
+import { answerAlone } from '../discord/answers.js';
 import { updatesInPlace } from '../discord/updateInPlace.js';
 import type { FoundHandler, Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
 import { checkPreconditions } from '../discord/permissions.js';
 import type { ComponentHandler } from './command.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
-import { resolveLocale } from '../i18n/locales.js';
+import { placeOf } from './place.js';
+import { resolveLocale, type SupportedLocale } from '../i18n/locales.js';
 import { render, sentence, t } from '../i18n/translate.js';
 import { lazyChild } from '../logging/lazyChild.js';
 
@@ -87,20 +87,18 @@ export class InteractionRouter {
 		}));
 		const controller = new AbortController();
 		this.#controllers.add(controller);
-		const ctx: InteractionContext = { ...this.#ctx, log, signal: controller.signal };
+		// Decided once for the interaction: where it happens, and the language it is answered in.
+		const locale = resolveLocale(interaction.locale);
+		const ctx: InteractionContext = { ...this.#ctx, log, signal: controller.signal, place: placeOf(interaction), locale };
 		const started = performance.now();
 		try {
 			if (!this.#accepting) {
-				await interaction.reply({
-					content: t(resolveLocale(interaction.locale), 'members.general.restarting'),
-					flags: MessageFlags.Ephemeral,
-					allowedMentions: NO_MENTIONS,
-				});
+				await interaction.reply({ content: t(locale, 'members.general.restarting'), flags: MessageFlags.Ephemeral });
 				return;
 			}
 			await this.#route(interaction, ctx);
 		} catch (error) {
-			await answerError(interaction, error, log);
+			await answerError(interaction, error, locale, log);
 		} finally {
 			this.#controllers.delete(controller);
 			log.debug({ ms: Math.round(performance.now() - started) }, 'interaction handled');
@@ -208,8 +206,12 @@ const OPERATOR_CODES: ReadonlySet<VeilErrorCode> = new Set<VeilErrorCode>([
  * Answers the member with what went wrong, in their language, by the interaction's state: reply, edit the deferral
  * (or, for a refusal to them alone, put a private answer in its place), or follow up.
  */
-async function answerError(interaction: RepliableInteraction, error: unknown, log: InteractionContext['log']): Promise<void> {
-	const locale = resolveLocale(interaction.locale);
+async function answerError(
+	interaction: RepliableInteraction,
+	error: unknown,
+	locale: SupportedLocale,
+	log: InteractionContext['log'],
+): Promise<void> {
 	let content: string;
 	if (error instanceof VeilError) {
 		content = render(locale, error.answer);
@@ -223,23 +225,21 @@ async function answerError(interaction: RepliableInteraction, error: unknown, lo
 	try {
 		if (interaction.deferred && !interaction.replied && !updatesInPlace(interaction)) {
 			// A refusal for the member alone must not turn a public "thinking…" into a public answer.
-			if (error instanceof RefusedAlone) await refuseAlone(interaction, interaction.ephemeral === true, { content });
+			if (error instanceof VeilError && error.private && interaction.ephemeral !== true) await answerAlone(interaction, false, { content });
 			else
-				await interaction
-					.editReply({ content, embeds: [], components: [], files: [], allowedMentions: NO_MENTIONS })
-					.catch(async (editFailure: unknown) => {
-						// The edit route may be what failed (a long rate limit on it): a follow-up, its own route, takes the
-						// place of "thinking…" instead.
-						log.warn({ err: editFailure }, 'could not edit the error answer in; following up instead');
-						await interaction.followUp({ content, allowedMentions: NO_MENTIONS });
-					});
+				await interaction.editReply({ content, embeds: [], components: [], files: [] }).catch(async (editFailure: unknown) => {
+					// The edit route may be what failed (a long rate limit on it): a follow-up, its own route, takes the
+					// place of "thinking…" instead.
+					log.warn({ err: editFailure }, 'could not edit the error answer in; following up instead');
+					await interaction.followUp({ content });
+				});
 		} else if (interaction.replied || interaction.deferred) {
 			// A deferred update (a button's, or a form's on a message) must not overwrite the message it is on (a
 			// moderator's view, a list page): the error goes as a message of its own, and after a button's deferred
 			// reply it takes the place of "thinking…".
-			await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+			await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
 		} else {
-			await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+			await interaction.reply({ content, flags: MessageFlags.Ephemeral });
 		}
 	} catch (answerFailure) {
 		log.error({ err: answerFailure }, 'could not deliver the error answer');

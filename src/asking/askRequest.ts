@@ -1,34 +1,147 @@
-import type { APIActionRowComponent, APIButtonComponentWithCustomId, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
-import type { Turn } from '../conversations/buildContents.js';
+import {
+	ActionRowBuilder,
+	ButtonBuilder,
+	ButtonStyle,
+	MessageFlags,
+	type APIActionRowComponent,
+	type APIButtonComponentWithCustomId,
+	type ChatInputCommandInteraction,
+	type ModalSubmitInteraction,
+} from 'discord.js';
+import type { LinkedAccount } from '../accounts/accountRepository.js';
+import type { InteractionContext } from '../app/context.js';
+import { customIds } from '../app/customIds.js';
+import { seenBy, type Turn } from '../conversations/buildContents.js';
+import type { Conversation } from '../conversations/conversationRepository.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
+import { askAboutMessage, keptAboutMessage } from '../conversations/quoteMessage.js';
+import { UserInputError } from '../errors/veilError.js';
 import type { AttachmentRef, FileText } from '../files/readAttachments.js';
+import type { MatchContext, RuleMatcher } from '../automod/ruleMatcher.js';
+import type { SupportedLocale } from '../i18n/locales.js';
+import { sentence, t } from '../i18n/translate.js';
 
-/** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; anywhere (see askContext). */
+/** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; anywhere (see place.ts). */
 export type AskInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;
 
-/** One ask, as the shared path takes it. */
-export interface AskRequest {
-	/** The new prompt as it goes upstream; a hidden answer's flag keeps it. */
+/** Where an ask comes from. */
+export type AskSource = 'ask' | 'followUp' | 'askVeil';
+
+/** One ask as its command hands it over: what the member typed, and what it refers to. */
+export type AskRequest =
+	| { readonly source: 'ask'; readonly prompt: string; readonly private: boolean; readonly attachments?: readonly AttachmentRef[] }
+	| { readonly source: 'followUp'; readonly prompt: string; readonly conversationId: string; readonly attachments?: readonly AttachmentRef[] }
+	| { readonly source: 'askVeil'; readonly question: string; readonly pendingKey: string };
+
+/** An ask once what it refers to is read: what goes upstream, and what a saved conversation keeps. */
+export interface Question {
+	readonly source: AskSource;
+	/** The new prompt as it goes upstream; a held answer's flag keeps it. */
 	readonly prompt: string;
 	/**
-	 * The prompt as a saved conversation keeps it, when that is not `prompt`: Ask Veil's keeps the member's question
-	 * and whose message it asked about, not the message itself (another member's words, which they may delete).
+	 * The prompt as a saved conversation keeps it: Ask Veil's keeps the member's question and whose message it asked
+	 * about, not the message itself (another member's words, which they may delete).
 	 */
-	readonly savedPrompt?: string;
-	/** Whose message `prompt` quotes (Ask Veil): a hidden answer's flag names them. */
+	readonly savedPrompt: string;
+	/** Whose message `prompt` quotes (Ask Veil): a held answer's flag names them. */
 	readonly quotedAuthor?: QuotedAuthor;
-	/**
-	 * The turns before it, for a follow-up, as the member pressing it may send them (see seenBy); none for a lone
-	 * ask, whose body carries no roles.
-	 */
+	/** The turns before it, as the member asking may send them (see seenBy); none for a lone ask, sent without roles. */
 	readonly history?: readonly Turn[];
-	/** Whether the answer goes only to the member. */
+	/** Whether the answer goes only to the member: as asked, then as Discord applied it. */
 	readonly ephemeral: boolean;
 	/** Files sent with the prompt, already checked by kind and declared size; read once the ask is acknowledged. */
 	readonly attachments?: readonly AttachmentRef[];
-	/** The text of those files once read: a shown answer's conversation keeps them. */
-	readonly files?: readonly FileText[];
+}
+
+/** What the answer is made of, read once the member sees "thinking…". */
+export interface Gathered {
+	readonly question: Question;
+	readonly files: readonly FileText[] | undefined;
+	readonly instructions: string | undefined;
+	readonly account: LinkedAccount | undefined;
+	/** The server's AutoMod rules where they apply, with what their exemptions read of this ask. */
+	readonly rules: { readonly matcher: RuleMatcher; readonly context: MatchContext } | undefined;
 }
 
 /** A row of one button, as Discord takes it. */
 export type FollowUpRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
+
+/**
+ * Reads what the request refers to, before the acknowledgement: a follow-up's conversation (its visibility is the
+ * answer's) and an Ask Veil form's message. Either gone is the member's own answer, so it comes first.
+ */
+export async function readQuestion(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<Question> {
+	switch (request.source) {
+		case 'ask':
+			return { source: 'ask', prompt: request.prompt, savedPrompt: request.prompt, ephemeral: request.private, attachments: request.attachments };
+		case 'followUp': {
+			const conversation = await findConversation(request.conversationId, interaction.user.id, ctx);
+			ctx.log.debug({ earlierTurns: conversation.turns.length }, 'following up');
+			const history = seenBy(conversation.turns, interaction.user.id);
+			const { prompt, attachments } = request;
+			return { source: 'followUp', prompt, savedPrompt: prompt, history, ephemeral: conversation.ephemeral, attachments };
+		}
+		case 'askVeil': {
+			const message = await ctx.pendingQuestions.find(request.pendingKey, interaction.user.id);
+			if (message === undefined) throw new UserInputError({ answer: sentence('members.askVeil.formExpired'), code: 'form_expired' });
+			return {
+				source: 'askVeil',
+				// A message of files alone is asked about by its files: nothing is quoted.
+				prompt: message.text.trim() === '' ? request.question : askAboutMessage(message.text, request.question),
+				savedPrompt: keptAboutMessage(message.author?.name ?? 'another member', request.question),
+				quotedAuthor: message.author,
+				ephemeral: false,
+				attachments: message.files,
+			};
+		}
+	}
+}
+
+/** The conversation a Follow up names, as the member pressing it may see it; gone or private to another: expired. */
+export async function findConversation(conversationId: string, userId: string, ctx: InteractionContext): Promise<Conversation> {
+	const conversation = await ctx.conversations.find(ctx.place.scope, conversationId);
+	// A private conversation's answers went to its owner alone: no one else can have seen them to follow them up.
+	const privateToAnother = conversation?.ephemeral === true && conversation.ownerId !== undefined && conversation.ownerId !== userId;
+	if (!conversation || privateToAnother) throw new UserInputError({ answer: sentence('members.conversation.expired'), code: 'conversation_expired' });
+	return conversation;
+}
+
+/** What REQUIRE_LINK's gate found: off, or on with the member's link (or none). */
+export type LinkGate = { readonly required: false } | { readonly required: true; readonly account: LinkedAccount | undefined };
+
+/**
+ * The one store read allowed before the acknowledgement: it decides whether the answer is the ephemeral
+ * link-first one, which must be chosen before a deferral fixes the answer's visibility. The store bounds it.
+ */
+export async function readLinkGate(userId: string, ctx: InteractionContext): Promise<LinkGate> {
+	if (!ctx.config.requireLink) return { required: false };
+	return { required: true, account: await ctx.accounts.find(userId) };
+}
+
+/** True when the gate turns the member away. */
+export function mustLinkFirst(gate: LinkGate): boolean {
+	return gate.required && gate.account === undefined;
+}
+
+/** The ephemeral answer to a member who must link first, with the button that opens /link's form. */
+export function linkFirstAnswer(locale: SupportedLocale) {
+	const linkButton = new ButtonBuilder()
+		.setCustomId(customIds.link.open.build())
+		.setLabel(t(locale, 'members.ask.linkButton'))
+		.setStyle(ButtonStyle.Primary);
+	return {
+		content: t(locale, 'members.ask.linkFirst'),
+		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton)],
+		flags: MessageFlags.Ephemeral as const,
+	};
+}
+
+/** With REQUIRE_LINK off, a link is used when there is one, and its absence or a store fault is no reason to fail. */
+export async function findLinkQuietly(userId: string, ctx: InteractionContext): Promise<LinkedAccount | undefined> {
+	try {
+		return await ctx.accounts.find(userId);
+	} catch (error) {
+		ctx.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
+		return undefined;
+	}
+}

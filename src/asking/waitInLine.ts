@@ -1,7 +1,5 @@
 import type { Ticket } from '../admission/askLine.js';
 import type { InteractionContext } from '../app/context.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
-import { resolveLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import type { AskInteraction } from './askRequest.js';
 
@@ -13,7 +11,7 @@ import type { AskInteraction } from './askRequest.js';
  */
 export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ctx: InteractionContext): Promise<void> {
 	if (!ticket.waitedOnEntry) return ticket.granted;
-	const locale = resolveLocale(interaction.locale);
+	const { locale } = ctx;
 	let latest: number | undefined;
 	let editing: Promise<void> | undefined;
 	let done = false;
@@ -23,7 +21,7 @@ export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ct
 			latest = undefined;
 			try {
 				const content = ahead === 0 ? t(locale, 'members.admission.waitingNext') : t(locale, 'members.admission.waiting', { count: ahead });
-				await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+				await interaction.editReply({ content });
 			} catch (error) {
 				ctx.log.warn({ err: error, ahead }, 'could not tell a waiting ask its place in line');
 			}

@@ -73,6 +73,8 @@ interface VeilErrorOptions {
 	/** The sentence the member reads, rendered in their locale by whoever answers. */
 	readonly answer: Sentence;
 	readonly cause?: unknown;
+	/** The answer is for the member alone, even where the acknowledgement is a public "thinking…". Default false. */
+	readonly private?: boolean;
 }
 
 /**
@@ -84,11 +86,14 @@ export class VeilError extends Error {
 	override readonly name: string = 'VeilError';
 	readonly code: VeilErrorCode;
 	readonly answer: Sentence;
+	/** Answered to the member alone, and nothing public left behind (see VeilErrorOptions.private). */
+	readonly private: boolean;
 
 	constructor(options: VeilErrorOptions) {
 		super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
 		this.code = options.code;
 		this.answer = options.answer;
+		this.private = options.private ?? false;
 	}
 }
 
@@ -96,20 +101,8 @@ export class VeilError extends Error {
 export class UserInputError extends VeilError {
 	override readonly name = 'UserInputError';
 
-	/** The answer, in English, is what is logged too: a refusal names nothing secret. */
+	/** The answer, in English, is what is logged too: a refusal names nothing secret. It is the member's alone. */
 	constructor(options: { answer: Sentence; code: VeilErrorCode }) {
-		super({ code: options.code, message: render(SOURCE_LOCALE, options.answer), answer: options.answer });
-	}
-}
-
-/**
- * A refusal the member alone reads, even where the acknowledgement is a public "thinking…": the router answers it
- * privately and leaves nothing public behind. It keeps the refused error's code, and so its outcome.
- */
-export class RefusedAlone extends VeilError {
-	override readonly name = 'RefusedAlone';
-
-	constructor(refused: VeilError) {
-		super({ code: refused.code, message: refused.message, answer: refused.answer, cause: refused });
+		super({ code: options.code, message: render(SOURCE_LOCALE, options.answer), answer: options.answer, private: true });
 	}
 }

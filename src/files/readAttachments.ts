@@ -46,13 +46,13 @@ export interface FileSource {
 	readonly fileDownloadTimeoutMs: number;
 }
 
-/** An attachment Veil will not send upstream; the member reads which and why, and nothing went upstream. */
+/** An attachment Veil will not send upstream; the member alone reads which and why, and nothing went upstream. */
 export class FileError extends VeilError {
 	override readonly name = 'FileError';
 
 	constructor(code: VeilErrorCode, answer: Sentence, detail?: string) {
 		// The logged text names the kind of failure, not the file: a file name is the member's.
-		super({ code, message: detail === undefined ? `file refused: ${code}` : `file refused: ${code} (${detail})`, answer });
+		super({ code, message: detail === undefined ? `file refused: ${code}` : `file refused: ${code} (${detail})`, answer, private: true });
 	}
 }
 

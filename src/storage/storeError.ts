@@ -16,6 +16,8 @@ export class StoreError extends VeilError {
 			message,
 			answer: sentence(outcomeUnknown ? 'members.storage.unconfirmedWrite' : 'members.storage.unavailable'),
 			cause: options?.cause,
+			// A failing store is no news for a public channel: the member alone is told.
+			private: true,
 		});
 		this.outcomeUnknown = outcomeUnknown;
 	}

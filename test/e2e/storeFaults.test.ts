@@ -1,4 +1,4 @@
-import { ApplicationCommandOptionType, InteractionResponseType, MessageFlags } from 'discord.js';
+import { ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -41,19 +41,17 @@ describe('a store that stops answering (Redis behind a pausable proxy)', () => {
 		proxy.pause();
 		try {
 			const before = harness.upstream.requests.length;
-			// This process knows the member as linked, so the ask is deferred before the store is read (see
-			// EarlyDeferral): the public "thinking…" goes, and the answer comes to them alone.
+			// The link is read before the acknowledgement, bounded: the answer is a private reply, and nothing is deferred.
 			const state = await harness.discord
 				.slashCommand({
 					name: 'ask',
 					user: member,
 					options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'are you there?' }],
 				})
-				.waitFor((current) => current.followUps.length > 0, 5000);
-			expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.DeferredChannelMessageWithSource]);
-			const answer = state.followUps.at(-1);
-			expect(answer?.content).toMatch(/storage isn't answering/);
-			expect((answer?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+				.waitFor((current) => current.original !== undefined, 5000);
+			expect(state.callbacks.map((callback) => callback.type)).toEqual([InteractionResponseType.ChannelMessageWithSource]);
+			expect(state.original?.content).toMatch(/storage isn't answering/);
+			expect(state.ephemeral).toBe(true);
 			expect(harness.upstream.requests.length).toBe(before);
 			expect(harness.discord.channelMessages(harness.discord.defaultChannelId)).toHaveLength(0);
 		} finally {

@@ -12,7 +12,6 @@ import { buildRegistry } from '../../src/app/registry.js';
 import { DiscordEmulator, type DiscordEmulatorOptions } from '../../sandbox/discord/emulator.js';
 import { UpstreamStandIn } from './upstreamStandIn.js';
 import { assertNoApiViolations } from './publishedApi.js';
-import { lastSeenOf } from '../../src/asking/lastSeen.js';
 
 export interface HarnessOptions {
 	/** Environment overrides on top of the harness's own (REQUIRE_LINK, FLAG_RETENTION_DAYS, STORE_URL, LOG_LEVEL…). */
@@ -157,8 +156,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 		},
 		async linkMember(userId, credentials = { accessToken: `access-${userId}`, sessionToken: `session-${userId}` }, email = 'member@example.com') {
 			await bot.context.accounts.save(userId, email, credentials);
-			// As /link does: this process has seen the member linked.
-			lastSeenOf(bot.context).sawLink(userId, true);
 		},
 		async stop() {
 			await bot.stop().catch(() => undefined);

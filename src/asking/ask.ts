@@ -1,0 +1,180 @@
+import type { AdmittedAsk } from '../admission/admission.js';
+import type { Ticket } from '../admission/askLine.js';
+import { DailyLimitError } from '../admission/admissionErrors.js';
+import type { InteractionContext } from '../app/context.js';
+import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
+import { buildContents, type Turn } from '../conversations/buildContents.js';
+import { answerAlone } from '../discord/answers.js';
+import { readAttachments } from '../files/readAttachments.js';
+import type { GenerationResponse } from '../generation/generationResponse.js';
+import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
+import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
+import {
+	findLinkQuietly,
+	linkFirstAnswer,
+	mustLinkFirst,
+	readLinkGate,
+	readQuestion,
+	type AskInteraction,
+	type AskRequest,
+	type Gathered,
+	type LinkGate,
+	type Question,
+} from './askRequest.js';
+import { hideAnswer, showAnswer } from './deliver.js';
+import { waitInLine } from './waitInLine.js';
+
+/** An ask that admission let through: what it asks, the member's link as the gate found it, its place in line. */
+interface Admitted {
+	readonly question: Question;
+	readonly gate: LinkGate;
+	readonly ticket: Ticket;
+}
+
+/**
+ * The one path of every ask (/ask, a follow-up, Ask Veil), in the order its steps run: admit → acknowledge →
+ * gather → screen → generate → judge → deliver. Each refusal before the acknowledgement is an answer only the
+ * member sees, and nothing goes upstream before it. Every ask is counted once, by how it ended.
+ */
+export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<void> {
+	const outcome = await askOnce(interaction, request, ctx).catch((error: unknown) => {
+		recordAsk(askOutcomeOf(error));
+		throw error;
+	});
+	recordAsk(outcome);
+}
+
+async function askOnce(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<AskOutcome> {
+	const admission = ctx.admission.admit(interaction.user.id);
+	try {
+		const admitted = await admit(interaction, request, admission, ctx);
+		if (!admitted) return 'refused';
+		const question = await acknowledge(interaction, admitted, ctx);
+		const gathered = await gather(interaction, question, admitted.gate, ctx);
+		if (await screen(interaction, gathered, ctx)) return 'refused';
+		const response = await generate(admission, gathered, ctx);
+		return await deliver(interaction, judge(response, gathered), response, gathered, ctx);
+	} finally {
+		admission.end();
+	}
+}
+
+/**
+ * Admission (the member's one ask, their pace and the breaker, checked in memory by `ctx.admission.admit`), then
+ * what decides an answer only the member sees, before any deferral fixes the answer's visibility: the link (the one
+ * bounded store read), what the request refers to, the daily limit and a place in line. Undefined: refused.
+ */
+async function admit(
+	interaction: AskInteraction,
+	request: AskRequest,
+	admission: AdmittedAsk,
+	ctx: InteractionContext,
+): Promise<Admitted | undefined> {
+	const [question, gate, limit] = await Promise.all([
+		readQuestion(interaction, request, ctx),
+		readLinkGate(interaction.user.id, ctx),
+		ctx.place.dailyLimit(ctx),
+	]);
+	if (mustLinkFirst(gate)) {
+		await interaction.reply(linkFirstAnswer(ctx.locale));
+		return undefined;
+	}
+	const ticket = admission.enterLine(ctx.signal);
+	try {
+		await admission.countDaily({ guildId: ctx.place.guildId, limit, exempt: false });
+	} catch (error) {
+		// A store that fails lets the ask through: the limit is a brake on cost, not a reason to stop answering.
+		if (error instanceof DailyLimitError) throw error;
+		ctx.log.warn({ err: error }, 'could not count the ask against the daily limit; asking without it');
+	}
+	admission.started();
+	return { question, gate, ticket };
+}
+
+/**
+ * The one acknowledgement: "thinking…", public or only for the member, as the question asks (Discord may make it
+ * ephemeral outside Veil's servers: the ask then counts as private). Then the wait for a generation slot.
+ */
+async function acknowledge(interaction: AskInteraction, { question, ticket }: Admitted, ctx: InteractionContext): Promise<Question> {
+	const ephemeral = await ctx.place.defer(interaction, question.ephemeral);
+	if (ephemeral !== question.ephemeral) ctx.log.info('Discord made the answer ephemeral: the ask counts as private');
+	await waitInLine(interaction, ticket, ctx);
+	return ephemeral === question.ephemeral ? question : { ...question, ephemeral };
+}
+
+/**
+ * What the answer is made of, read in a generation slot (at most ASK_CONCURRENCY asks hold a file's bytes at once):
+ * the files, the place's instructions, the server's AutoMod rules, and the link where REQUIRE_LINK did not read it.
+ */
+async function gather(interaction: AskInteraction, question: Question, gate: LinkGate, ctx: InteractionContext): Promise<Gathered> {
+	const threadParentId = ctx.automod.threadParentOf(interaction.id);
+	const [files, instructions, matcher, account] = await Promise.all([
+		question.attachments && readAttachments(question.attachments, ctx.config),
+		ctx.place.instructions(ctx, threadParentId),
+		// Never rejects, and waits a bounded time at most.
+		ctx.automod.matcherFor(ctx.place.guildId, interaction.appPermissions),
+		gate.required ? gate.account : findLinkQuietly(interaction.user.id, ctx),
+	]);
+	const rules = matcher && { matcher, context: matchContextOf(interaction, threadParentId) };
+	return { question, files, instructions, account, rules };
+}
+
+/**
+ * The server's AutoMod rules read what would go upstream (a quoted message is in the prompt, files too) before it
+ * goes; a rule that blocks refuses the ask, to the member alone. True when refused.
+ */
+async function screen(interaction: AskInteraction, { question, files, rules }: Gathered, ctx: InteractionContext): Promise<boolean> {
+	if (!rules) return false;
+	const text = [question.prompt, ...(files ?? []).map((file) => file.text)].join('\n');
+	const blocked = screenPrompt(rules.matcher, text, interaction, rules.context, ctx);
+	if (!blocked) return false;
+	await answerAlone(interaction, question.ephemeral, { content: blockedPromptMessage(blocked, ctx.locale) });
+	return true;
+}
+
+/** The generation call, under the breaker, with the conversation's turns and the instructions first when there are any. */
+async function generate(
+	admission: AdmittedAsk,
+	{ question, files, instructions, account }: Gathered,
+	ctx: InteractionContext,
+): Promise<GenerationResponse> {
+	const asked: Turn | string = files ? { role: 'user', text: question.prompt, files } : question.prompt;
+	// A lone ask goes without roles; standing instructions go first, as turns, and then every turn has a role.
+	const input = question.history || instructions !== undefined ? buildContents(question.history ?? [], asked, instructions) : asked;
+	ctx.log.debug(
+		{ linked: account !== undefined, promptLength: question.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
+		'asking the model',
+	);
+	return admission.callUpstream(() => {
+		const started = performance.now();
+		return ctx.generation
+			.generate(input, { credentials: account?.credentials, signal: ctx.signal })
+			.finally(() => observeGeneration((performance.now() - started) / 1000));
+	});
+}
+
+/** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules on the answer's text. */
+function judge(response: GenerationResponse, { rules }: Gathered): Verdict {
+	const verdict = judgeResponse(response);
+	const heldBy = verdict.kind === 'shown' && rules ? holdingRule(rules.matcher, verdict.text, rules.context) : undefined;
+	return heldBy ? holdByRule(response, heldBy) : verdict;
+}
+
+/** The answer in the deferral's place with its Follow up button, or the held answer's notice and flag. */
+async function deliver(
+	interaction: AskInteraction,
+	verdict: Verdict,
+	response: GenerationResponse,
+	gathered: Gathered,
+	ctx: InteractionContext,
+): Promise<AskOutcome> {
+	if (verdict.kind === 'shown') {
+		// Every ask is counted in the metrics; a line for each shown one is for debugging only.
+		ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
+		await showAnswer(interaction, verdict, gathered, ctx);
+		return 'shown';
+	}
+	ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
+	await hideAnswer(interaction, verdict, response, gathered, ctx);
+	return 'hidden';
+}
