@@ -172,7 +172,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		unwatchGateway();
 		await operator?.close();
 		await client.destroy().catch(() => undefined);
-		await Promise.allSettled([generation.close(), login.close(), storage.close()]);
+		await Promise.allSettled([generation.close(), login.close(), storage.close(), context.automod.close()]);
 	};
 
 	// Shards identify a few seconds apart, so the bound is on a pause between one shard's READY and the next.

@@ -7,8 +7,9 @@ import type { Logger } from '../logging/logger.js';
 import { inlineKeyword } from '../moderation/flagLabels.js';
 import { serverLocaleOf } from '../moderation/serverLocale.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
-import type { RuleHold } from '../generation/safetyVerdict.js';
-import type { MatchContext, RuleMatch, RuleMatcher } from './ruleMatcher.js';
+import { TOO_COSTLY_KEYWORD, type RuleHold } from '../generation/safetyVerdict.js';
+import type { AutomodRuleCache, ServerRules } from './ruleCache.js';
+import type { MatchContext, RuleMatch } from './ruleMatcher.js';
 
 /** What the rules read of an ask's interaction: who asked, with their roles, and where. */
 type AskedBy = Pick<BaseInteraction, 'member' | 'channelId' | 'user' | 'guildId' | 'guildLocale'>;
@@ -18,6 +19,7 @@ interface AlertDeps {
 	readonly client: Client;
 	readonly log: Logger;
 	readonly settings: SettingsRepository;
+	readonly automod: Pick<AutomodRuleCache, 'firstTimeCostly'>;
 }
 
 /** The asker's roles and the channel (with its parent, for a thread), against which the rules' exemptions are read. */
@@ -33,19 +35,28 @@ export function matchContextOf(interaction: AskedBy, parentId: string | undefine
 	return { roleIds, channelIds };
 }
 
+/** A rule too costly to read a text against: the ask is refused (a prompt) or held (an answer), never let through. */
+export interface TooCostly {
+	readonly tooCostly: true;
+	readonly ruleId: string;
+	readonly ruleName: string;
+}
+
 /**
  * Reads a prompt (with its files and the message it quotes) against the server's rules, before anything goes
  * upstream. Every matching rule with an alert channel gets its alert, in the background; returns the first match
- * of a rule that blocks, if any: the ask is then refused.
+ * of a rule that blocks, if any, or the rule too costly to read: the ask is then refused.
  */
-export function screenPrompt(
-	matcher: RuleMatcher,
+export async function screenPrompt(
+	rules: ServerRules,
 	text: string,
 	interaction: AskedBy,
 	context: MatchContext,
 	deps: AlertDeps,
-): RuleMatch | undefined {
-	const matches = matcher.match(text, context);
+): Promise<RuleMatch | TooCostly | undefined> {
+	const screening = await rules.screen(text, context);
+	if (screening.kind === 'tooCostly') return tooCostly(screening, interaction, text.length, deps);
+	const { matches } = screening;
 	if (matches.length === 0) return undefined;
 	deps.log.info({ rules: matches.map((match) => match.ruleId), blocked: matches.some((match) => match.blocks) }, 'a prompt matched AutoMod rules');
 	for (const match of matches) {
@@ -55,14 +66,49 @@ export function screenPrompt(
 }
 
 /** The refusal of a blocked prompt, in the member's language: the rule's own message (the server's words) when it has one. */
-export function blockedPromptMessage(match: RuleMatch, locale: SupportedLocale): string {
+export function blockedPromptMessage(match: RuleMatch | TooCostly, locale: SupportedLocale): string {
+	if ('tooCostly' in match) return t(locale, 'members.automod.tooCostly');
 	return match.customMessage ?? t(locale, 'members.automod.promptBlocked', { ruleName: escapeMarkdown(match.ruleName) });
 }
 
-/** The first rule an answer's text matches, as a hidden verdict names it. */
-export function holdingRule(matcher: RuleMatcher, text: string, context: MatchContext): RuleHold | undefined {
-	const [match] = matcher.match(text, context);
+/** The first rule an answer's text matches, as a hidden verdict names it; a rule too costly to read holds it too. */
+export async function holdingRule(
+	rules: ServerRules,
+	text: string,
+	interaction: AskedBy,
+	context: MatchContext,
+	deps: AlertDeps,
+): Promise<RuleHold | undefined> {
+	const screening = await rules.screen(text, context);
+	if (screening.kind === 'tooCostly') {
+		const costly = tooCostly(screening, interaction, text.length, deps);
+		return { ruleId: costly.ruleId, ruleName: costly.ruleName, keyword: TOO_COSTLY_KEYWORD };
+	}
+	const [match] = screening.matches;
 	return match && { ruleId: match.ruleId, ruleName: match.ruleName, keyword: match.trigger };
+}
+
+/** The moderators hear once per rule and process that it is too costly, in the server's mod-log. */
+function tooCostly(screening: { ruleId: string; ruleName: string }, interaction: AskedBy, characters: number, deps: AlertDeps): TooCostly {
+	deps.log.warn({ guildId: interaction.guildId, ruleId: screening.ruleId, characters }, 'an AutoMod rule was too costly to read: refused or held');
+	void tellModerators(screening, interaction, characters, deps);
+	return { tooCostly: true, ruleId: screening.ruleId, ruleName: screening.ruleName };
+}
+
+async function tellModerators(rule: { ruleId: string; ruleName: string }, interaction: AskedBy, characters: number, deps: AlertDeps): Promise<void> {
+	const guildId = interaction.guildId;
+	try {
+		if (!guildId || !deps.automod.firstTimeCostly(guildId, rule.ruleId)) return;
+		const channelId = (await deps.settings.getRecent(guildId)).modlogChannelId;
+		if (!channelId) return;
+		const channel = await deps.client.channels.fetch(channelId, FETCH_TO_SEND);
+		if (!channel?.isSendable()) throw new Error('the mod-log channel is not one Veil can send to');
+		const locale = await serverLocaleOf(guildId, interaction.guildLocale, deps);
+		const content = t(locale, 'moderators.automod.tooCostly', { ruleName: escapeMarkdown(rule.ruleName), characters });
+		await channel.send({ content, allowedMentions: NO_MENTIONS });
+	} catch (error) {
+		deps.log.warn({ err: error, guildId, ruleId: rule.ruleId }, 'could not tell the moderators of a costly AutoMod rule');
+	}
 }
 
 /**

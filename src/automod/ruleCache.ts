@@ -2,8 +2,9 @@ import { PermissionFlagsBits, Routes, type PermissionsBitField, type REST } from
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.js';
 import { HOUR_MS } from '../time/durations.js';
-import { automodRuleSchema, type AutomodRule } from './automodRule.js';
-import { RuleMatcher } from './ruleMatcher.js';
+import { appliesToVeil, automodRuleSchema, type AutomodRule } from './automodRule.js';
+import type { MatchContext } from './ruleMatcher.js';
+import { RuleScreener, type RuleSet, type ScreenerOptions, type Screening } from './ruleScreener.js';
 
 /** The gateway events that keep a server's rules fresh (Auto Moderation Configuration intent). */
 export const RULE_EVENTS = {
@@ -22,13 +23,22 @@ export interface RuleCacheOptions {
 	readonly refreshMs?: number;
 	/** How many servers' rules are kept; the least recently asked go first. */
 	readonly maxGuilds?: number;
+	/** The bounds of a reading (see RuleScreener). */
+	readonly screening?: ScreenerOptions;
+}
+
+/** A server's rules as an ask reads them: on the reading thread, never on the event loop. */
+export interface ServerRules {
+	/** How many rules apply: none means there is nothing to read. */
+	readonly ruleCount: number;
+	screen(text: string, context: MatchContext): Promise<Screening>;
 }
 
 interface Entry {
 	readonly rules: Map<string, AutomodRule>;
 	readonly readAt: number;
-	/** Built at the first ask after a change, so a burst of events compiles once. */
-	matcher: RuleMatcher | undefined;
+	/** Made at the first ask after a change, so a burst of events makes one version. */
+	ruleSet: RuleSet | undefined;
 }
 
 type Change = { readonly kind: 'set'; readonly rule: AutomodRule } | { readonly kind: 'delete'; readonly ruleId: string };
@@ -69,6 +79,10 @@ export class AutomodRuleCache {
 	/** Servers whose last read failed, and until when no ask reads them again: a lasting 403 is not asked per ask. */
 	readonly #failedUntil = new Map<string, number>();
 	readonly #threadParents = new Map<string, string>();
+	readonly #screener: RuleScreener;
+	#version = 0;
+	/** The rules the moderators were told are too costly: once each, while the process runs. */
+	readonly #toldCostly = new Set<string>();
 
 	constructor(
 		private readonly rest: Pick<REST, 'get'>,
@@ -79,23 +93,37 @@ export class AutomodRuleCache {
 		this.#readTimeoutMs = options.readTimeoutMs ?? 10_000;
 		this.#refreshMs = options.refreshMs ?? HOUR_MS;
 		this.#maxGuilds = options.maxGuilds ?? 10_000;
+		this.#screener = new RuleScreener(log, options.screening);
+	}
+
+	/** True the first time a rule of a server is found too costly to read: the moderators are told then. */
+	firstTimeCostly(guildId: string, ruleId: string): boolean {
+		const key = `${guildId}:${ruleId}`;
+		if (this.#toldCostly.has(key) || this.#toldCostly.size >= this.#maxGuilds) return false;
+		this.#toldCostly.add(key);
+		return true;
+	}
+
+	/** Stops the reading thread. */
+	close(): Promise<void> {
+		return this.#screener.close();
 	}
 
 	/**
 	 * The rules that apply to an ask in `guildId`, or undefined when none do: no server, no Manage Server, no rules
 	 * known. A failed read is tried again a minute later at the earliest. Never rejects.
 	 */
-	async matcherFor(guildId: string | null, appPermissions: Readonly<PermissionsBitField> | null | undefined): Promise<RuleMatcher | undefined> {
+	async rulesFor(guildId: string | null, appPermissions: Readonly<PermissionsBitField> | null | undefined): Promise<ServerRules | undefined> {
 		if (guildId === null || !mayReadRules(appPermissions)) return undefined;
 		const known = this.#entries.get(guildId);
 		const failedUntil = this.#failedUntil.get(guildId);
 		if (failedUntil !== undefined && failedUntil <= Date.now()) this.#failedUntil.delete(guildId);
-		else if (failedUntil !== undefined) return known && this.#matcherOf(guildId, known);
+		else if (failedUntil !== undefined) return known && this.#rulesOf(guildId, known);
 		if (known && Date.now() - known.readAt < this.#refreshMs) {
 			// Most recently asked last: the first in the map is the first to go.
 			this.#entries.delete(guildId);
 			this.#entries.set(guildId, known);
-			return this.#matcherOf(guildId, known);
+			return this.#rulesOf(guildId, known);
 		}
 		let timer: NodeJS.Timeout | undefined;
 		const waited = new Promise<undefined>((resolve) => {
@@ -106,13 +134,13 @@ export class AutomodRuleCache {
 			this.log.info({ guildId, knownBefore: known !== undefined }, 'AutoMod rules not read in time; the last known (if any) apply');
 		}
 		const entry = read ?? this.#entries.get(guildId);
-		return entry && this.#matcherOf(guildId, entry);
+		return entry && this.#rulesOf(guildId, entry);
 	}
 
 	/** How many rules Veil applies in a server as far as this process knows, or undefined before any read. */
 	appliedCount(guildId: string): number | undefined {
 		const entry = this.#entries.get(guildId);
-		return entry && this.#matcherOf(guildId, entry).ruleCount;
+		return entry && this.#ruleSetOf(guildId, entry).rules.length;
 	}
 
 	/**
@@ -157,14 +185,14 @@ export class AutomodRuleCache {
 		if (this.#threadParents.size > MAX_THREAD_PARENTS) this.#threadParents.delete(this.#threadParents.keys().next().value as string);
 	}
 
-	#matcherOf(guildId: string, entry: Entry): RuleMatcher {
-		if (!entry.matcher) {
-			entry.matcher = new RuleMatcher([...entry.rules.values()]);
-			for (const unreadable of entry.matcher.unreadablePatterns) {
-				this.log.warn({ guildId, ruleId: unreadable.ruleId }, 'an AutoMod regex the linear-time engine cannot read is left out');
-			}
-		}
-		return entry.matcher;
+	#ruleSetOf(guildId: string, entry: Entry): RuleSet {
+		entry.ruleSet ??= { guildId, version: ++this.#version, rules: [...entry.rules.values()].filter(appliesToVeil) };
+		return entry.ruleSet;
+	}
+
+	#rulesOf(guildId: string, entry: Entry): ServerRules {
+		const ruleSet = this.#ruleSetOf(guildId, entry);
+		return { ruleCount: ruleSet.rules.length, screen: (text, context) => this.#screener.screen(ruleSet, text, context) };
 	}
 
 	#read(guildId: string): Promise<Entry | undefined> {
@@ -186,7 +214,7 @@ export class AutomodRuleCache {
 				const parsed = automodRuleSchema.safeParse(item);
 				if (parsed.success) rules.set(parsed.data.id, parsed.data);
 			}
-			const entry: Entry = { rules, readAt: Date.now(), matcher: undefined };
+			const entry: Entry = { rules, readAt: Date.now(), ruleSet: undefined };
 			for (const change of changes) applyChange(entry, change);
 			this.#entries.delete(guildId);
 			this.#entries.set(guildId, entry);
@@ -206,5 +234,5 @@ export class AutomodRuleCache {
 function applyChange(entry: Entry, change: Change): void {
 	if (change.kind === 'set') entry.rules.set(change.rule.id, change.rule);
 	else entry.rules.delete(change.ruleId);
-	entry.matcher = undefined;
+	entry.ruleSet = undefined;
 }

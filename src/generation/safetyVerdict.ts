@@ -46,6 +46,9 @@ export interface RuleHold {
 	readonly keyword: string;
 }
 
+/** The keyword a hold names when the rule was too costly to read the answer against: there was no match to name. */
+export const TOO_COSTLY_KEYWORD = '';
+
 export const SAFE_PROBABILITY = 'NEGLIGIBLE';
 export const SHOWN_FINISH_REASONS: ReadonlySet<string> = new Set(['STOP', 'MAX_TOKENS']);
 const KNOWN_CATEGORIES: ReadonlySet<string> = new Set(HARM_CATEGORIES);

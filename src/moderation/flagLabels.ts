@@ -1,5 +1,5 @@
 import { escapeMarkdown } from 'discord.js';
-import { SHOWN_FINISH_REASONS } from '../generation/safetyVerdict.js';
+import { SHOWN_FINISH_REASONS, TOO_COSTLY_KEYWORD } from '../generation/safetyVerdict.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import { upstreamLabel } from '../replies/ratingLabels.js';
@@ -24,7 +24,9 @@ export function describeStopReasons(
 			? []
 			: isDiscordAutomodHold(automod)
 				? [t(locale, 'moderators.automod.flagReasonDiscord')]
-				: [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
+				: automod.keyword === TOO_COSTLY_KEYWORD
+					? [t(locale, 'moderators.automod.flagReasonTooCostly', { ruleName: escapeMarkdown(automod.ruleName) })]
+					: [t(locale, 'moderators.automod.flagReason', { ruleName: escapeMarkdown(automod.ruleName), keyword: inlineKeyword(automod.keyword) })]),
 		...(blockReason === undefined ? [] : [t(locale, 'members.ratings.promptBlocked', { label: upstreamLabel(blockReason, locale) })]),
 		...(finishReason !== undefined && SHOWN_FINISH_REASONS.has(finishReason)
 			? []
