@@ -53,7 +53,7 @@ async function askOnce(interaction: AskInteraction, request: AskRequest, ctx: In
 		const gathered = await gather(interaction, question, admitted.gate, ctx);
 		if (await screen(interaction, gathered, ctx)) return 'refused';
 		const response = await generate(admission, gathered, ctx);
-		return await deliver(interaction, judge(response, gathered), response, gathered, ctx);
+		return await deliver(interaction, await judge(interaction, response, gathered, ctx), response, gathered, ctx);
 	} finally {
 		admission.end();
 	}
@@ -112,10 +112,10 @@ async function gather(interaction: AskInteraction, question: Question, gate: Lin
 		question.attachments && readAttachments(question.attachments, ctx.config),
 		ctx.place.instructions(ctx, threadParentId),
 		// Never rejects, and waits a bounded time at most.
-		ctx.automod.matcherFor(ctx.place.guildId, interaction.appPermissions),
+		ctx.automod.rulesFor(ctx.place.guildId, interaction.appPermissions),
 		gate.required ? gate.account : findLinkQuietly(interaction.user.id, ctx),
 	]);
-	const rules = matcher && { matcher, context: matchContextOf(interaction, threadParentId) };
+	const rules = matcher && { server: matcher, context: matchContextOf(interaction, threadParentId) };
 	return { question, files, instructions, account, rules };
 }
 
@@ -126,7 +126,7 @@ async function gather(interaction: AskInteraction, question: Question, gate: Lin
 async function screen(interaction: AskInteraction, { question, files, rules }: Gathered, ctx: InteractionContext): Promise<boolean> {
 	if (!rules) return false;
 	const text = [question.prompt, ...(files ?? []).map((file) => file.text)].join('\n');
-	const blocked = screenPrompt(rules.matcher, text, interaction, rules.context, ctx);
+	const blocked = await screenPrompt(rules.server, text, interaction, rules.context, ctx);
 	if (!blocked) return false;
 	await answerAlone(interaction, question.ephemeral, { content: blockedPromptMessage(blocked, ctx.locale) });
 	return true;
@@ -154,7 +154,7 @@ async function generate(
 }
 
 /** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules on the answer's text. */
-function judge(response: GenerationResponse, { rules }: Gathered): Verdict {
+async function judge(interaction: AskInteraction, response: GenerationResponse, { rules }: Gathered, ctx: InteractionContext): Promise<Verdict> {
 	const verdict = judgeResponse(response);
 	const heldBy = verdict.kind === 'shown' && rules ? holdingRule(rules.matcher, verdict.text, rules.context) : undefined;
 	return heldBy ? holdByRule(response, heldBy) : verdict;

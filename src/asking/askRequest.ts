@@ -17,7 +17,8 @@ import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
 import { askAboutMessage, keptAboutMessage } from '../conversations/quoteMessage.js';
 import { UserInputError } from '../errors/veilError.js';
 import type { AttachmentRef, FileText } from '../files/readAttachments.js';
-import type { MatchContext, RuleMatcher } from '../automod/ruleMatcher.js';
+import type { ServerRules } from '../automod/ruleCache.js';
+import type { MatchContext } from '../automod/ruleMatcher.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence, t } from '../i18n/translate.js';
 
@@ -60,7 +61,7 @@ export interface Gathered {
 	readonly instructions: string | undefined;
 	readonly account: LinkedAccount | undefined;
 	/** The server's AutoMod rules where they apply, with what their exemptions read of this ask. */
-	readonly rules: { readonly matcher: RuleMatcher; readonly context: MatchContext } | undefined;
+	readonly rules: { readonly server: ServerRules; readonly context: MatchContext } | undefined;
 }
 
 /** A row of one button, as Discord takes it. */
