@@ -1,9 +1,10 @@
-import { ButtonBuilder, ButtonStyle, ComponentType, MessageFlags, type APIButtonComponentWithCustomId } from 'discord.js';
+import { ButtonBuilder, ButtonStyle, ComponentType, MessageFlags, type APIButtonComponentWithCustomId, type Message } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
 import { answerInPlace } from '../discord/answers.js';
+import { BlockedByAutomod } from '../discord/automodRefusal.js';
 import { candidateText, type GenerationResponse } from '../generation/generationResponse.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
@@ -41,7 +42,8 @@ function followUpRow(conversationId: string, locale: SupportedLocale): FollowUpR
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
  * button for the conversation saved with it. The save starts before the answer goes out (Discord shows the button
  * before the bot hears back, and a quick press's read waits for the save), but the member does not wait for it:
- * should it fail, the button is taken off again. A longer answer's last message alone waits for it.
+ * should it fail, the button is taken off again. A longer answer's last message alone waits for it. Throws what
+ * Discord refused a part with: a refusal of its AutoMod (see BlockedByAutomod) once the parts it let through are down.
  */
 export async function showAnswer(interaction: AskInteraction, verdict: ShownVerdict, gathered: Gathered, ctx: InteractionContext): Promise<void> {
 	const { ephemeral } = gathered.question;
@@ -65,9 +67,24 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 		return;
 	}
 	await answerInPlace(interaction, first, ephemeral, ctx.log);
-	for (const [index, message] of rest.entries()) {
-		const part = index === rest.length - 1 && (await saving) ? withButton(message) : message;
-		await interaction.followUp({ ...part, flags: ephemeral ? MessageFlags.Ephemeral : undefined });
+	const posted: Message[] = [];
+	try {
+		for (const [index, message] of rest.entries()) {
+			const part = index === rest.length - 1 && (await saving) ? withButton(message) : message;
+			posted.push(await interaction.followUp({ ...part, flags: ephemeral ? MessageFlags.Ephemeral : undefined }));
+		}
+	} catch (error) {
+		// Discord's AutoMod refused a later part: the answer is held whole, so the parts it let through come down (the
+		// first, in the deferral's place, gives way to the notice).
+		if (BlockedByAutomod.from(error))
+			await Promise.all(
+				posted.map((message) =>
+					interaction
+						.deleteReply(message)
+						.catch((failure: unknown) => ctx.log.warn({ err: failure }, 'could not take down a part of a refused answer')),
+				),
+			);
+		throw error;
 	}
 }
 

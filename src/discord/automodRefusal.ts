@@ -29,3 +29,10 @@ export class BlockedByAutomod extends Error {
 		return error instanceof DiscordAPIError && Object.hasOwn(AUTOMOD_CODES, error.code) ? new BlockedByAutomod(error) : undefined;
 	}
 }
+
+/** The refusal `error` is; any other error is thrown on as it is. */
+export function automodRefusalOf(error: unknown): BlockedByAutomod {
+	const refusal = BlockedByAutomod.from(error);
+	if (refusal === undefined) throw error;
+	return refusal;
+}
