@@ -1,10 +1,9 @@
-import { ModalBuilder, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import { EVERYWHERE } from '../src/discord/installs.js';
+import { ModalBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import { answerAsk } from '../src/asking/ask.js';
-import { checkPrompt, PROMPT_MAX_LENGTH } from '../src/asking/checkPrompt.js';
+import { checkPrompt } from '../src/asking/checkPrompt.js';
 import { findConversation, linkFirstAnswer, mustLinkFirst, readLinkGate } from '../src/asking/askRequest.js';
 import type { SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
@@ -15,18 +14,7 @@ import { checkAttachments } from '../src/files/readAttachments.js';
 import { followUpFilesLabel, followUpUploads } from '../src/asking/followUpFiles.js';
 import { filesNotKept } from '../src/conversations/keepFiles.js';
 import type { Conversation } from '../src/conversations/conversationRepository.js';
-
-const data = new SlashCommandBuilder()
-	.setName('ask')
-	.setDescription('Ask the model a question')
-	.setContexts(...EVERYWHERE.contexts)
-	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
-	.addStringOption((option) =>
-		option.setName('prompt').setDescription('Your question').setRequired(true).setMinLength(1).setMaxLength(PROMPT_MAX_LENGTH),
-	)
-	.addBooleanOption((option) => option.setName('private').setDescription('Only you see the answer'))
-	.addAttachmentOption((option) => option.setName('file').setDescription('A text file, code, a log or a PDF to ask about'))
-	.toJSON();
+import { askData } from './definitions/ask.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const prompt = interaction.options.getString('prompt', true);
@@ -79,4 +67,4 @@ const followUpSubmit = modal({
 	},
 });
 
-export default { data, execute, buttons: [followUpPress], modals: [followUpSubmit] } satisfies Command;
+export default { data: askData, execute, buttons: [followUpPress], modals: [followUpSubmit] } satisfies Command;

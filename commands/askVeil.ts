@@ -1,6 +1,5 @@
-import { ApplicationCommandType, ContextMenuCommandBuilder, ModalBuilder, type MessageContextMenuCommandInteraction } from 'discord.js';
-import { EVERYWHERE } from '../src/discord/installs.js';
-import { modal, type Command, type MessageCommandData } from '../src/app/command.js';
+import { ModalBuilder, type MessageContextMenuCommandInteraction } from 'discord.js';
+import { modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/errors/veilError.js';
@@ -13,16 +12,7 @@ import { sentence, t } from '../src/i18n/translate.js';
 import { questionModal } from '../src/asking/questionModal.js';
 import { messageAttachments } from '../src/files/messageAttachments.js';
 import { checkAttachments } from '../src/files/readAttachments.js';
-
-const data: MessageCommandData = {
-	...new ContextMenuCommandBuilder()
-		.setName('Ask Veil')
-		.setType(ApplicationCommandType.Message)
-		.setContexts(...EVERYWHERE.contexts)
-		.setIntegrationTypes(...EVERYWHERE.integrationTypes)
-		.toJSON(),
-	type: ApplicationCommandType.Message,
-};
+import { askVeilData } from './definitions/askVeil.js';
 
 function askVeilModal(pendingKey: string, locale: SupportedLocale): ModalBuilder {
 	return questionModal(customIds.askVeil.question.build(pendingKey), {
@@ -74,4 +64,4 @@ const submitQuestion = modal({
 	},
 });
 
-export default { data, execute, modals: [submitQuestion] } satisfies Command;
+export default { data: askVeilData, execute, modals: [submitQuestion] } satisfies Command;

@@ -1,26 +1,23 @@
 import {
-	ApplicationIntegrationType,
-	InteractionContextType,
 	LabelBuilder,
 	MessageFlags,
 	ModalBuilder,
-	SlashCommandBuilder,
 	TextInputBuilder,
 	TextInputStyle,
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
 import { button, modal, type ButtonHandler, type Command } from '../src/app/command.js';
+import { runSubcommand, type SubcommandArguments, type SubcommandHandlers, type SubcommandName } from '../src/app/commandData.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import type { CustomIdCodec } from '../src/discord/customId.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import { FLAG_ID_MAX_LENGTH, FLAG_PAGE_SIZE, type FlagDecision, type FlagPage, type FlagRecord } from '../src/moderation/flagRepository.js';
+import type { FlagDecision, FlagPage, FlagRecord } from '../src/moderation/flagRepository.js';
 import { alreadyDecidedNote, flagListMessage, flagViewMessage } from '../src/moderation/flagViews.js';
 import { flagStatsMessage } from '../src/moderation/flagStatsView.js';
 import { MANAGE_MESSAGES, type InServer } from '../src/discord/permissions.js';
 import { PermissionLookup } from '../src/discord/permissionLookup.js';
-import { deferFormUpdate } from '../src/discord/updateInPlace.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
@@ -29,46 +26,10 @@ import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { render, sentence, t, type Sentence } from '../src/i18n/translate.js';
 import { serverLocaleOf } from '../src/moderation/serverLocale.js';
 import { decidedNote } from '../src/moderation/decidedNote.js';
+import { flaggedData } from './definitions/flagged.js';
 
 /** Every part of /flagged is for those who moderate here: the command, its buttons and its form. */
 const MODERATOR = { permission: MANAGE_MESSAGES };
-
-// A small count reads better in words in the command picker; past twelve, in digits.
-const COUNT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
-
-const data = new SlashCommandBuilder()
-	.setName('flagged')
-	.setDescription('Review the replies the safety filter hid in this server')
-	.setContexts(InteractionContextType.Guild)
-	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-	.setDefaultMemberPermissions(MANAGE_MESSAGES.flag)
-	.addSubcommand((sub) =>
-		sub
-			.setName('list')
-			.setDescription(`Hidden replies, newest first, ${COUNT_WORDS[FLAG_PAGE_SIZE] ?? FLAG_PAGE_SIZE} a page`)
-			.addIntegerOption((option) => option.setName('page').setDescription('Which page (default 1)').setMinValue(1)),
-	)
-	.addSubcommand((sub) =>
-		sub
-			.setName('view')
-			.setDescription('One hidden reply in full, with Release, Dismiss and Mark reviewed')
-			.addStringOption((option) =>
-				option
-					.setName('id')
-					.setDescription('The case number (#12) or the flag id, as in the list or the mod-log')
-					.setRequired(true)
-					.setMaxLength(FLAG_ID_MAX_LENGTH),
-			),
-	)
-	.addSubcommand((sub) =>
-		sub
-			.setName('stats')
-			.setDescription('How many answers were held, why, and what moderators decided')
-			.addIntegerOption((option) =>
-				option.setName('days').setDescription('How many days back, today included (default 7)').setMinValue(1).setMaxValue(365),
-			),
-	)
-	.toJSON();
 
 /** The buttons /flagged owns: list pages, the mod-log's View reply, and a flag's three decisions. */
 const ids = customIds.flagged;
@@ -83,26 +44,30 @@ const REASON_MAX_LENGTH = 300;
  * View Channel and Manage Messages in the channel it was asked in (see flagAccess): a flag from any other channel
  * is left out of the list and answers exactly like an unknown id.
  */
-async function execute(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
-	const { guildId } = interaction;
-	const lookup = PermissionLookup.forInteraction(interaction, guildId);
-	const reader = resolveLocale(interaction.locale);
-	if (interaction.options.getSubcommand(true) === 'stats') {
+type ModeratorInteraction = ChatInputCommandInteraction<InServer>;
+type Args<Name extends SubcommandName<typeof flaggedData>> = SubcommandArguments<typeof flaggedData, Name>;
+
+const subcommands = {
+	async list(interaction, { page }: Args<'list'>, ctx) {
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		const listed = await listPage(interaction.guildId, page ?? 1, PermissionLookup.forInteraction(interaction, interaction.guildId), ctx);
+		await interaction.editReply(flagListMessage(listed, interaction.user.id, ctx.flags.retentionDays, ids, resolveLocale(interaction.locale)));
+	},
+	async view(interaction, { id }: Args<'view'>, ctx) {
+		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+		const flag = await findFlag(interaction.guildId, id, PermissionLookup.forInteraction(interaction, interaction.guildId), ctx);
+		await interaction.editReply(flagViewMessage(flag, ids, resolveLocale(interaction.locale)));
+	},
+	async stats(interaction, { days }: Args<'stats'>, ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		// Within the retention: the counters of older days are gone with their flags.
-		const days = Math.min(interaction.options.getInteger('days') ?? 7, Math.max(1, Math.ceil(ctx.flags.retentionDays)));
-		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(guildId, days), reader));
-		return;
-	}
-	if (interaction.options.getSubcommand(true) === 'list') {
-		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-		const page = await listPage(guildId, interaction.options.getInteger('page') ?? 1, lookup, ctx);
-		await interaction.editReply(flagListMessage(page, interaction.user.id, ctx.flags.retentionDays, ids, reader));
-		return;
-	}
-	const reference = interaction.options.getString('id', true);
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	await interaction.editReply(flagViewMessage(await findFlag(guildId, reference, lookup, ctx), ids, reader));
+		const within = Math.min(days ?? 7, Math.max(1, Math.ceil(ctx.flags.retentionDays)));
+		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(interaction.guildId, within), resolveLocale(interaction.locale)));
+	},
+} satisfies SubcommandHandlers<typeof flaggedData, ModeratorInteraction>;
+
+async function execute(interaction: ModeratorInteraction, ctx: InteractionContext): Promise<void> {
+	await runSubcommand(interaction, flaggedData, subcommands, ctx);
 }
 
 /** Previous/Next: only the moderator who listed turns the pages, updated in place. */
@@ -179,7 +144,7 @@ const decisionForm = modal({
 			return decide(interaction, guildId, kind, id, reason, ctx);
 		}
 		// As after a button: should it fail, the view the form came from keeps its buttons.
-		await deferFormUpdate(interaction);
+		await interaction.deferUpdate();
 		await decide(interaction, guildId, kind, id, reason, ctx);
 	},
 });
@@ -268,7 +233,7 @@ function normaliseId(id: string): string {
 }
 
 export default {
-	data,
+	data: flaggedData,
 	requires: MODERATOR,
 	execute,
 	buttons: [

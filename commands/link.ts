@@ -2,14 +2,12 @@ import {
 	LabelBuilder,
 	MessageFlags,
 	ModalBuilder,
-	SlashCommandBuilder,
 	TextInputBuilder,
 	TextInputStyle,
 	type ButtonInteraction,
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
-import { EVERYWHERE } from '../src/discord/installs.js';
 import { z } from 'zod';
 import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
@@ -18,17 +16,11 @@ import { UserInputError } from '../src/errors/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
-import { linkOutcomeOf, recordLink } from '../src/operations/metrics.js';
+import { linkOutcomeOf } from '../src/operations/metrics.js';
+import { linkData } from './definitions/link.js';
 
 const EMAIL_MAX_LENGTH = 254;
 const PASSWORD_MAX_LENGTH = 256;
-
-const data = new SlashCommandBuilder()
-	.setName('link')
-	.setDescription("Link your own account of the model's service (a private form)")
-	.setContexts(...EVERYWHERE.contexts)
-	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
-	.toJSON();
 
 /**
  * The private form, in the member's language. Discord has no masked input, so the labels say who sees it and that
@@ -87,7 +79,7 @@ async function submit(interaction: ModalSubmitInteraction, ctx: InteractionConte
 }
 
 export default {
-	data,
+	data: linkData,
 	execute,
 	// The link-first answer's button, which the shared ask path shows.
 	buttons: [button({ id: customIds.link.open, handle: openFromButton })],
@@ -97,9 +89,9 @@ export default {
 			// Counted by how it ended (see the README's metrics).
 			handle: (interaction, _payload, ctx) =>
 				submit(interaction, ctx).then(
-					() => recordLink('linked'),
+					() => ctx.metrics.recordLink('linked'),
 					(error: unknown) => {
-						recordLink(linkOutcomeOf(error));
+						ctx.metrics.recordLink(linkOutcomeOf(error));
 						throw error;
 					},
 				),

@@ -1,15 +1,6 @@
-import {
-	ApplicationIntegrationType,
-	ChannelType,
-	EmbedBuilder,
-	InteractionContextType,
-	MessageFlags,
-	SlashCommandBuilder,
-	time,
-	TimestampStyles,
-	type ChatInputCommandInteraction,
-} from 'discord.js';
+import { EmbedBuilder, MessageFlags, time, TimestampStyles, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/app/command.js';
+import { runSubcommand, type SubcommandArguments, type SubcommandHandlers, type SubcommandName } from '../src/app/commandData.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { UserInputError } from '../src/errors/veilError.js';
 import { missingInModlogChannel, rememberedFailure } from '../src/moderation/modlog.js';
@@ -17,92 +8,29 @@ import { fenced } from '../src/text/fenced.js';
 import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
-import { isSupportedLocale, resolveLocale, SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../src/i18n/locales.js';
+import { isSupportedLocale, resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { languageName } from '../src/i18n/languageNames.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { inlineKeyword } from '../src/moderation/flagLabels.js';
-import { INSTRUCTIONS_MAX_LENGTH } from '../src/settings/instructions.js';
-import { characterCount } from '../src/text/characterCount.js';
+import { checkInstructions } from '../src/settings/checkInstructions.js';
 import { truncate } from '../src/replies/truncate.js';
 import { mayReadRules } from '../src/automod/ruleCache.js';
+import { SERVER_OWN, settingsData } from './definitions/settings.js';
 
-const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
-/** Where members ask: text, announcement and voice channels' chats, and forums (their posts' threads). */
-const INSTRUCTION_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildVoice, ChannelType.GuildForum] as const;
-/** The `locale` choice that goes back to Discord's `guild_locale`. */
-const SERVER_OWN = 'server';
-const LANGUAGE_CHOICES = [
-	{ name: "The server's own language", value: SERVER_OWN },
-	...SUPPORTED_LOCALES.map((locale) => ({ name: languageName(locale, SOURCE_LOCALE), value: locale })),
-];
+type ManagerInteraction = ChatInputCommandInteraction<InServer>;
+type Args<Name extends SubcommandName<typeof settingsData>> = SubcommandArguments<typeof settingsData, Name>;
 
-const data = new SlashCommandBuilder()
-	.setName('settings')
-	.setDescription("Veil's settings for this server")
-	.setContexts(InteractionContextType.Guild)
-	.setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-	.setDefaultMemberPermissions(MANAGE_SERVER.flag)
-	.addSubcommand((sub) =>
-		sub
-			.setName('modlog')
-			.setDescription('Where Veil reports the replies it hides; leave the channel out to turn reports off')
-			.addChannelOption((option) =>
-				option
-					.setName('channel')
-					.setDescription('A text channel only moderators can read')
-					.addChannelTypes(...MODLOG_CHANNEL_TYPES),
-			),
-	)
-	.addSubcommand((sub) =>
-		sub
-			.setName('limits')
-			.setDescription('How many questions each member may ask Veil a day here; leave it out to see the setting')
-			.addIntegerOption((option) => option.setName('asks_per_day').setDescription('Questions per member per UTC day; 0 for no limit').setMinValue(0)),
-	)
-	.addSubcommand((sub) =>
-		sub
-			.setName('instructions')
-			.setDescription('Standing instructions sent ahead of every question here; leave everything out to see them')
-			.addStringOption((option) =>
-				option
-					.setName('text')
-					.setDescription('How Veil should answer (at most 2,000 characters)')
-					.setMinLength(1)
-					.setMaxLength(INSTRUCTIONS_MAX_LENGTH),
-			)
-			.addChannelOption((option) =>
-				option
-					.setName('channel')
-					.setDescription("One channel's instructions, which replace the server's there")
-					.addChannelTypes(...INSTRUCTION_CHANNEL_TYPES),
-			)
-			.addBooleanOption((option) => option.setName('clear').setDescription('Remove the instructions (of the channel, if given)')),
-	)
-	.addSubcommand((sub) =>
-		sub
-			.setName('notify')
-			.setDescription('Whether members are told by DM when their held answer is dismissed; leave it out to see')
-			.addBooleanOption((option) => option.setName('dismissals').setDescription('Tell the member, with the reason if any (default: no)')),
-	)
-	.addSubcommand((sub) =>
-		sub
-			.setName('language')
-			.setDescription('The language of mod-log posts and released answers here; leave it out to see it')
-			.addStringOption((option) =>
-				option
-					.setName('locale')
-					.setDescription("A language Veil speaks, or the server's own (Discord's Community setting)")
-					.addChoices(...LANGUAGE_CHOICES),
-			),
-	)
-	.toJSON();
+/** Each subcommand's handler: a subcommand added to the data fails the type check until it has one. */
+const subcommands = {
+	modlog: setModlog,
+	limits: setLimits,
+	instructions: setInstructions,
+	notify: setNotify,
+	language: setLanguage,
+} satisfies SubcommandHandlers<typeof settingsData, ManagerInteraction>;
 
-async function execute(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
-	if (interaction.options.getSubcommand() === 'instructions') return setInstructions(interaction, ctx);
-	if (interaction.options.getSubcommand() === 'limits') return setLimits(interaction, ctx);
-	if (interaction.options.getSubcommand() === 'notify') return setNotify(interaction, ctx);
-	if (interaction.options.getSubcommand() === 'language') return setLanguage(interaction, ctx);
-	return setModlog(interaction, ctx);
+async function execute(interaction: ManagerInteraction, ctx: InteractionContext): Promise<void> {
+	await runSubcommand(interaction, settingsData, subcommands, ctx);
 }
 
 /**
@@ -110,9 +38,8 @@ async function execute(interaction: ChatInputCommandInteraction<InServer>, ctx: 
  * without, turns the reports off (the flags are kept either way). The answer shows the setting as it now is and,
  * once, the last mod-log post that failed.
  */
-async function setModlog(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+async function setModlog(interaction: ManagerInteraction, { channel: chosen }: Args<'modlog'>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
-	const chosen = interaction.options.getChannel('channel', false, [...MODLOG_CHANNEL_TYPES]);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (chosen) {
 		const missing = await missingInModlogChannel(ctx.client, guildId, chosen.id);
@@ -137,12 +64,11 @@ async function setModlog(interaction: ChatInputCommandInteraction<InServer>, ctx
  * `/settings limits [asks_per_day]`: with a number, sets each member's daily asks in this server (0: no limit);
  * without, shows the setting, and whether the server's AutoMod rules apply. Members with Manage Server are never limited.
  */
-async function setLimits(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+async function setLimits(interaction: ManagerInteraction, { asks_per_day: asksPerDay }: Args<'limits'>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
-	const asksPerDay = interaction.options.getInteger('asks_per_day', false);
 	const reader = resolveLocale(interaction.locale);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	if (asksPerDay === null) {
+	if (asksPerDay === undefined) {
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
 		await interaction.editReply({
 			content: `${current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx, reader)}`,
@@ -160,12 +86,11 @@ async function setLimits(interaction: ChatInputCommandInteraction<InServer>, ctx
 }
 
 /** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
-async function setNotify(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+async function setNotify(interaction: ManagerInteraction, { dismissals }: Args<'notify'>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
-	const dismissals = interaction.options.getBoolean('dismissals', false);
 	const reader = resolveLocale(interaction.locale);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	if (dismissals === null) {
+	if (dismissals === undefined) {
 		const { notifyDismissals } = await ctx.settings.get(guildId);
 		await interaction.editReply({
 			content: t(reader, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'),
@@ -186,11 +111,10 @@ async function setNotify(interaction: ChatInputCommandInteraction<InServer>, ctx
  * answers in (the server's own: Discord's `guild_locale` again); without, shows it. Each reader's own answers
  * follow their own language whatever this says.
  */
-async function setLanguage(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+async function setLanguage(interaction: ManagerInteraction, { locale: chosen }: Args<'language'>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
-	const chosen = interaction.options.getString('locale', false);
 	// Discord offers only the choices, but what reaches Veil is checked all the same.
-	if (chosen !== null && chosen !== SERVER_OWN && !isSupportedLocale(chosen)) {
+	if (chosen !== undefined && chosen !== SERVER_OWN && !isSupportedLocale(chosen)) {
 		throw new UserInputError({
 			answer: sentence('moderators.settings.languageUnknown', { locale: inlineKeyword(truncate(chosen, 40)) }),
 			code: 'language_unknown',
@@ -200,7 +124,7 @@ async function setLanguage(interaction: ChatInputCommandInteraction<InServer>, c
 	const serverOwn = languageName(resolveLocale(interaction.guildLocale), reader);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	let content: string;
-	if (chosen === null) {
+	if (chosen === undefined) {
 		const { locale } = await ctx.settings.get(guildId);
 		content =
 			locale === undefined
@@ -219,7 +143,7 @@ async function setLanguage(interaction: ChatInputCommandInteraction<InServer>, c
 }
 
 /** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */
-function automodLine(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext, reader: SupportedLocale): string {
+function automodLine(interaction: ManagerInteraction, ctx: InteractionContext, reader: SupportedLocale): string {
 	if (!mayReadRules(interaction.appPermissions)) return t(reader, 'moderators.automod.notApplied');
 	const count = ctx.automod.appliedCount(interaction.guildId);
 	return count === undefined ? t(reader, 'moderators.automod.appliedUncounted') : t(reader, 'moderators.automod.applied', { count });
@@ -229,32 +153,24 @@ function automodLine(interaction: ChatInputCommandInteraction<InServer>, ctx: In
  * `/settings instructions [text] [channel] [clear]`: sets, removes (`clear:true`) or shows (neither) the server's
  * standing instructions, or one channel's, which replace the server's there.
  */
-async function setInstructions(interaction: ChatInputCommandInteraction<InServer>, ctx: InteractionContext): Promise<void> {
+async function setInstructions(
+	interaction: ManagerInteraction,
+	{ text, channel, clear = false }: Args<'instructions'>,
+	ctx: InteractionContext,
+): Promise<void> {
 	const { guildId } = interaction;
-	const text = interaction.options.getString('text', false);
-	const channelId = interaction.options.getChannel('channel', false)?.id;
-	const clear = interaction.options.getBoolean('clear', false) ?? false;
+	const channelId = channel?.id;
 	const reader = resolveLocale(interaction.locale);
 	const where = channelId === undefined ? sentence('moderators.settings.instructionsServer') : `<#${channelId}>`;
-	if (text !== null && clear)
-		throw new UserInputError({ answer: sentence('moderators.settings.instructionsTextAndClear'), code: 'instructions_text_and_clear' });
-	if (text !== null && text.trim() === '')
-		throw new UserInputError({ answer: sentence('moderators.settings.instructionsEmpty'), code: 'instructions_empty' });
-	// Discord counts characters, as checkPrompt does; its own check of the option could be bypassed.
-	if (text !== null && characterCount(text) > INSTRUCTIONS_MAX_LENGTH) {
-		throw new UserInputError({
-			answer: sentence('moderators.settings.instructionsTooLong', { count: INSTRUCTIONS_MAX_LENGTH }),
-			code: 'instructions_too_long',
-		});
-	}
+	checkInstructions(text, clear);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	let content: string;
 	let shown: string | undefined;
-	if (text !== null || clear) {
-		await ctx.settings.instructions.set(guildId, channelId, text ?? undefined);
+	if (text !== undefined || clear) {
+		await ctx.settings.instructions.set(guildId, channelId, text);
 		ctx.log.info({ channelId: channelId ?? null, cleared: clear }, 'instructions changed');
-		content = t(reader, text === null ? 'moderators.settings.instructionsCleared' : 'moderators.settings.instructionsSet', { where });
-		shown = text ?? undefined;
+		content = t(reader, text === undefined ? 'moderators.settings.instructionsCleared' : 'moderators.settings.instructionsSet', { where });
+		shown = text;
 	} else {
 		const record = await ctx.settings.instructions.get(guildId);
 		shown = channelId === undefined ? record.server : record.channels[channelId];
@@ -290,4 +206,4 @@ function describeChange(channelId: string | undefined, before: GuildSettings, re
 }
 
 // Every setting is the server's, for its managers alone.
-export default { data, requires: { permission: MANAGE_SERVER }, execute } satisfies Command;
+export default { data: settingsData, requires: { permission: MANAGE_SERVER }, execute } satisfies Command;

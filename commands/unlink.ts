@@ -1,17 +1,10 @@
-import { MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import { EVERYWHERE } from '../src/discord/installs.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { resolveLocale } from '../src/i18n/locales.js';
 import { t } from '../src/i18n/translate.js';
-
-const data = new SlashCommandBuilder()
-	.setName('unlink')
-	.setDescription('Remove your linked account; Veil forgets its tokens')
-	.setContexts(...EVERYWHERE.contexts)
-	.setIntegrationTypes(...EVERYWHERE.integrationTypes)
-	.toJSON();
+import { unlinkData } from './definitions/link.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	// Forgotten first: should the removal fail, the next ask reads the link before it is acknowledged.
@@ -24,4 +17,4 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	});
 }
 
-export default { data, execute } satisfies Command;
+export default { data: unlinkData, execute } satisfies Command;

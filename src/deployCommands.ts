@@ -1,20 +1,20 @@
 import { DiscordAPIError, REST, Routes } from 'discord.js';
-import { commandModules } from '../commands/index.js';
+import { commandData } from '../commands/definitions/index.js';
 import { parseDeployConfig, type DeployConfig } from './config/config.js';
 import { loadConfigOrExit } from './config/loadConfigOrExit.js';
 import { operatorMessages } from './operations/operatorMessages.js';
-import { buildRegistry } from './app/registry.js';
-import { localizeCommands } from './i18n/commandLocalizations.js';
+import { commandRegistrations } from './i18n/commandLocalizations.js';
 import { proxySecretHeaders } from './discord/restProxySecret.js';
 
 /**
- * Registers the commands of the one registry the bot routes with, localized from the catalogues; guild-scoped when
+ * Registers every command's data (commands/definitions: no handler is loaded), worded and localized from the catalogues, the
+ * same data the bot's registry routes by; guild-scoped when
  * DISCORD_GUILD_ID is set. That one is for development (it takes effect at once): a guild's commands cannot be
  * installed to a member's account, so user installs need the global registration, and registering both would list
  * every command twice in that guild.
  */
 async function deployCommands(config: DeployConfig): Promise<{ scope: string; count: number }> {
-	const body = localizeCommands(buildRegistry(commandModules).toJSON());
+	const body = commandRegistrations(commandData);
 	const rest = new REST({ api: config.discordApiUrl, headers: proxySecretHeaders(config.restProxySecret) }).setToken(config.discordToken);
 	const route = config.discordGuildId
 		? Routes.applicationGuildCommands(config.discordApplicationId, config.discordGuildId)

@@ -1,15 +1,13 @@
 import type {
-	ApplicationCommandType,
 	ButtonInteraction,
 	ChatInputCommandInteraction,
 	MessageContextMenuCommandInteraction,
 	ModalSubmitInteraction,
 	RepliableInteraction,
-	RESTPostAPIChatInputApplicationCommandsJSONBody,
-	RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { CustomIdCodec } from '../discord/customId.js';
 import type { InServer, Preconditions } from '../discord/permissions.js';
+import type { MessageCommandData, SlashCommandData } from './commandData.js';
 import type { InteractionContext } from './context.js';
 
 /**
@@ -56,12 +54,9 @@ interface Components {
 	readonly modals?: readonly ModalHandler[];
 }
 
-/** One slash command: its registration JSON, its handler, and the buttons and modals it owns. */
-export type SlashCommand = { readonly data: RESTPostAPIChatInputApplicationCommandsJSONBody } & Components &
+/** One slash command: its data (commands/definitions), its handler, and the buttons and modals it owns. */
+export type SlashCommand = { readonly data: SlashCommandData } & Components &
 	Placed<Executes<ChatInputCommandInteraction>, Executes<ChatInputCommandInteraction<InServer>>>;
-
-/** The registration JSON of a message command (the Apps menu of a message): a name, no description or options. */
-export type MessageCommandData = RESTPostAPIContextMenuApplicationCommandsJSONBody & { readonly type: ApplicationCommandType.Message };
 
 /** One message command: like a slash command, run on the message it was picked on. */
 export type MessageCommand = { readonly data: MessageCommandData } & Components &

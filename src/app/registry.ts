@@ -1,5 +1,5 @@
-import { ApplicationCommandType } from 'discord.js';
 import type { ButtonHandler, Command, MessageCommand, ModalHandler, SlashCommand } from './command.js';
+import { isMessageCommandData, type CommandData } from './commandData.js';
 import { parseCustomId } from '../discord/customId.js';
 
 /** A handler found for a custom_id, with the payload that followed its prefix, parsed by the id's codec. */
@@ -17,15 +17,15 @@ export interface Registry {
 	/** The button's handler and payload; none for an id no handler owns, or whose payload is not its id's shape. */
 	findButton(customId: string): FoundHandler<ButtonHandler> | undefined;
 	findModal(customId: string): FoundHandler<ModalHandler> | undefined;
-	/** The registration JSON of every command, slash and message alike, in module order. */
-	toJSON(): Command['data'][];
+	/** Every command's data, slash and message alike, in module order. */
+	readonly data: readonly CommandData[];
 }
 
 /**
- * Builds the registry from `{ file: module }` pairs, rejecting, by the file it came from, a malformed module, a
- * duplicate command name, a prefix owned twice, or a prefix that does not start with its own command's name.
+ * Builds the registry from `{ file: module }` pairs, each a Command by its type, rejecting, by the file it came from,
+ * a duplicate command name, a prefix owned twice, or a prefix that does not start with its own command's name.
  */
-export function buildRegistry(modules: Readonly<Record<string, unknown>>): Registry {
+export function buildRegistry(modules: Readonly<Record<string, Command>>): Registry {
 	const all: Command[] = [];
 	const commands = new Map<string, SlashCommand>();
 	const messageCommands = new Map<string, MessageCommand>();
@@ -33,7 +33,6 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 	const modals = new Map<string, ModalHandler>();
 	const origin = new Map<string, string>();
 	for (const [file, module] of Object.entries(modules)) {
-		if (!isCommand(module)) throw new Error(`${file}: not a command module (expected { data, requires?, execute, buttons?, modals? })`);
 		const name = module.data.name;
 		// Discord keeps slash and message command names apart; so does the registry.
 		const label = isMessageCommand(module) ? `message command ${name}` : `command /${name}`;
@@ -59,7 +58,7 @@ export function buildRegistry(modules: Readonly<Record<string, unknown>>): Regis
 		messageCommands,
 		findButton: (customId) => find(buttons, customId),
 		findModal: (customId) => find(modals, customId),
-		toJSON: () => all.map((command) => command.data),
+		data: all.map((command) => command.data),
 	};
 }
 
@@ -74,32 +73,5 @@ function find<Handler extends ButtonHandler | ModalHandler>(
 }
 
 function isMessageCommand(command: Command): command is MessageCommand {
-	return command.data.type === ApplicationCommandType.Message;
-}
-
-function isCommand(value: unknown): value is Command {
-	if (typeof value !== 'object' || value === null) return false;
-	const candidate = value as Partial<Command>;
-	return (
-		typeof candidate.data === 'object' &&
-		candidate.data !== null &&
-		typeof candidate.data.name === 'string' &&
-		(candidate.data.type === undefined ||
-			candidate.data.type === ApplicationCommandType.ChatInput ||
-			candidate.data.type === ApplicationCommandType.Message) &&
-		typeof candidate.execute === 'function' &&
-		(candidate.requires === undefined || typeof candidate.requires === 'object') &&
-		areHandlers(candidate.buttons) &&
-		areHandlers(candidate.modals)
-	);
-}
-
-/** None, or a list of handlers each with an id (its codec) and a handle function. */
-function areHandlers(value: unknown): boolean {
-	if (value === undefined) return true;
-	if (!Array.isArray(value)) return false;
-	return value.every(
-		(handler: Partial<ButtonHandler>) =>
-			typeof handler.id?.prefix === 'string' && typeof handler.id.parse === 'function' && typeof handler.handle === 'function',
-	);
+	return isMessageCommandData(command.data);
 }

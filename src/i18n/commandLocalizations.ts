@@ -1,4 +1,4 @@
-import type { APIApplicationCommandOption, LocalizationMap } from 'discord.js';
+import type { APIApplicationCommandOption, LocalizationMap, RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
 import { catalogues, type CommandEntry } from './catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
@@ -14,6 +14,78 @@ interface Localizable {
 	description_localizations?: LocalizationMap | null;
 	options?: readonly unknown[];
 	choices?: readonly { name: string; value: string | number; name_localizations?: LocalizationMap | null }[];
+}
+
+/** A command's data as commands/definitions holds it: names and what Discord checks, no words (those are the catalogues'). */
+interface DataNode {
+	readonly type?: number;
+	readonly name: string;
+	readonly required?: boolean;
+	readonly options?: readonly DataNode[];
+	readonly choices?: readonly { readonly value: string | number }[];
+}
+
+/** Thrown at deploy-commands when a command's data names something en-US.json lacks: nothing is registered. */
+export class MissingCommandText extends Error {
+	override readonly name = 'MissingCommandText';
+}
+
+const MESSAGE_COMMAND = 3;
+const SUBCOMMAND = 1;
+const SUBCOMMAND_GROUP = 2;
+
+/**
+ * What deploy-commands sends Discord: each command's data with its English words from en-US.json, as every other
+ * locale's come from its own catalogue, then localized (`localizeCommands`). A value option is `required: false`
+ * unless its data says otherwise, as Discord echoes it.
+ */
+export function commandRegistrations(commands: readonly DataNode[]): RESTPostAPIApplicationCommandsJSONBody[] {
+	const english = catalogues[SOURCE_LOCALE].commands;
+	const worded = commands.map((command) =>
+		withEnglish(command, Object.hasOwn(english, command.name) ? english[command.name] : undefined, command.name, true),
+	);
+	return localizeCommands(worded) as unknown as RESTPostAPIApplicationCommandsJSONBody[];
+}
+
+/** A node of the JSON Discord is sent, its words in place. */
+interface WordedNode {
+	type?: number;
+	name: string;
+	description?: string;
+	required?: boolean;
+	options?: WordedNode[];
+	choices?: { name: string; value: string | number }[];
+}
+
+function withEnglish(node: DataNode, entry: CommandEntry | undefined, path: string, top: boolean): WordedNode {
+	if (entry === undefined) throw new MissingCommandText(`${path} is not in en-US.json`);
+	const { options, choices, ...fields } = node;
+	const worded: WordedNode = { ...fields };
+	if (!(top && node.type === MESSAGE_COMMAND)) {
+		if (!entry.description) throw new MissingCommandText(`${path} has no description in en-US.json`);
+		worded.description = entry.description;
+	}
+	if (!top && node.type !== SUBCOMMAND && node.type !== SUBCOMMAND_GROUP) worded.required = node.required ?? false;
+	// A slash command without options is sent with an empty list, as discord.js's builder always sent it.
+	if (top && node.type !== MESSAGE_COMMAND) worded.options = [];
+	if (options) {
+		worded.options = options.map((option) =>
+			withEnglish(
+				option,
+				entry.options && Object.hasOwn(entry.options, option.name) ? entry.options[option.name] : undefined,
+				`${path} ${option.name}`,
+				false,
+			),
+		);
+	}
+	if (choices) {
+		worded.choices = choices.map((choice) => {
+			const name = entry.choices?.[String(choice.value)];
+			if (name === undefined) throw new MissingCommandText(`${path} choice ${choice.value} is not in en-US.json`);
+			return { name, value: choice.value };
+		});
+	}
+	return worded;
 }
 
 /**

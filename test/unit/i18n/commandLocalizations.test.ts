@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commandModules } from '../../../commands/index.js';
-import { buildRegistry } from '../../../src/app/registry.js';
+import { commandData } from '../../../commands/definitions/index.js';
 import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
-import { LOCALIZED_LOCALES, localizeCommands } from '../../../src/i18n/commandLocalizations.js';
+import { commandRegistrations, LOCALIZED_LOCALES, localizeCommands, MissingCommandText } from '../../../src/i18n/commandLocalizations.js';
 
 interface Node {
 	name: string;
@@ -15,7 +14,8 @@ interface Node {
 	choices?: Node[];
 }
 
-const registered = () => buildRegistry(commandModules).toJSON() as unknown as Node[];
+/** What deploy-commands sends Discord. */
+const registered = () => commandRegistrations(commandData) as unknown as Node[];
 
 /** Every command, option and choice of the registration JSON, by its path. */
 function walk(nodes: readonly Node[], prefix = ''): Array<{ path: string; node: Node; kind: 'command' | 'option' | 'choice' }> {
@@ -32,7 +32,7 @@ function walk(nodes: readonly Node[], prefix = ''): Array<{ path: string; node: 
 describe('localizeCommands', () => {
 	it('gives every command, option and choice Veil registers a name and description in every supported locale', () => {
 		const missing: string[] = [];
-		for (const { path, node, kind } of walk(localizeCommands(registered() as never) as unknown as Node[])) {
+		for (const { path, node, kind } of walk(registered())) {
 			for (const locale of LOCALIZED_LOCALES) {
 				if (!node.name_localizations?.[locale]) missing.push(`${locale}: ${path} name`);
 				// A message command and a choice have no description to localize.
@@ -42,33 +42,43 @@ describe('localizeCommands', () => {
 		expect(missing, 'add these to src/i18n/locales/*.json').toEqual([]);
 	});
 
-	it("keeps en-US's catalogue the same as the commands' own English, so a changed option is seen as untranslated", () => {
+	it("takes every command's English from en-US.json, whose names are the data's own", () => {
 		const mismatched: string[] = [];
 		const compare = (nodes: readonly Node[], entries: Readonly<Record<string, CommandEntry>> | undefined, prefix: string) => {
 			for (const node of nodes) {
 				const entry = entries?.[node.name];
-				if (entry?.name !== node.name) mismatched.push(`${prefix}${node.name}: not in en-US.json`);
-				else if (node.type !== 3 && entry.description !== node.description)
-					mismatched.push(`${prefix}${node.name}.description: "${node.description}" in code`);
+				// The data's name is what Discord sends back and the handler reads: en-US must not rename it.
+				if (entry?.name !== node.name) mismatched.push(`${prefix}${node.name}: named "${entry?.name}" in en-US.json`);
+				if (node.type !== 3 && entry?.description !== node.description) mismatched.push(`${prefix}${node.name}.description`);
 				compare(node.options ?? [], entry?.options, `${prefix}${node.name}.options.`);
 				for (const choice of node.choices ?? []) {
-					if (entry?.choices?.[String(choice.value)] !== choice.name)
-						mismatched.push(`${prefix}${node.name}.choices.${choice.value}: "${choice.name}" in code`);
+					if (entry?.choices?.[String(choice.value)] !== choice.name) mismatched.push(`${prefix}${node.name}.choices.${choice.value}`);
 				}
 			}
 		};
 		compare(registered(), catalogues['en-US'].commands, '');
 		expect(mismatched).toEqual([]);
+		expect(registered().find((command) => command.name === 'flagged')?.options?.[0]?.description).toBe('Hidden replies, newest first, ten a page');
+	});
+
+	it('refuses to register a command, option or choice en-US.json lacks, naming it', () => {
+		expect(() => commandRegistrations([{ type: 1, name: 'nobody' }])).toThrow(MissingCommandText);
+		expect(() => commandRegistrations([{ type: 1, name: 'ask', options: [{ type: 3, name: 'nothing' }] }])).toThrow(
+			/ask nothing is not in en-US\.json/,
+		);
+		expect(() => commandRegistrations([{ type: 1, name: '__proto__' }])).toThrow(MissingCommandText);
+		const language = { type: 1, name: 'language', options: [{ type: 3, name: 'locale', choices: [{ value: 'xx' }] }] };
+		expect(() => commandRegistrations([{ type: 1, name: 'settings', options: [language] }])).toThrow(/choice xx/);
 	});
 
 	it("sends the catalogue's words under Discord's locale codes, and the English as the command's own", () => {
-		const ask = localizeCommands(registered() as never).find((command) => command.name === 'ask') as unknown as Node;
+		const ask = registered().find((command) => command.name === 'ask') ?? { name: 'missing' };
 		expect(ask.description).toBe('Ask the model a question');
 		expect(ask.name_localizations).toMatchObject({ de: 'fragen', 'es-ES': 'preguntar', 'pt-BR': 'perguntar', 'zh-CN': '提问', ja: '質問' });
 		expect(Object.keys(ask.name_localizations ?? {})).not.toContain('en-US');
 		const prompt = ask.options?.find((option) => option.name === 'prompt');
 		expect(prompt?.description_localizations?.fr).toBe('Ta question');
-		const askVeil = localizeCommands(registered() as never).find((command) => command.name === 'Ask Veil') as unknown as Node;
+		const askVeil = registered().find((command) => command.name === 'Ask Veil') ?? { name: 'missing' };
 		expect(askVeil.name_localizations?.de).toBe('Veil fragen');
 		expect(askVeil.description_localizations).toBeUndefined();
 	});
@@ -88,10 +98,10 @@ describe('localizeCommands', () => {
 		expect(unknown).toEqual({ name: 'unknown', description: 'd' });
 	});
 
-	it("does not change the registry's own JSON", () => {
-		const before = JSON.stringify(registered());
-		localizeCommands(buildRegistry(commandModules).toJSON());
-		expect(JSON.stringify(registered())).toBe(before);
-		expect(before).not.toContain('name_localizations');
+	it('leaves the data as it is: words are added to a copy', () => {
+		const before = JSON.stringify(commandData);
+		registered();
+		expect(JSON.stringify(commandData)).toBe(before);
+		expect(before).not.toContain('description');
 	});
 });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { commandModules } from '../../../commands/index.js';
-import { buildRegistry } from '../../../src/app/registry.js';
+import { commandData } from '../../../commands/definitions/index.js';
 import { catalogues } from '../../../src/i18n/catalogues.js';
 import { COMMAND_REFERENCE, commandReference, UnknownCommandReference, withCommandReferences } from '../../../src/i18n/commandReferences.js';
-import { localizeCommands } from '../../../src/i18n/commandLocalizations.js';
+import { commandRegistrations } from '../../../src/i18n/commandLocalizations.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../../../src/i18n/locales.js';
 import { t, type MessageKey } from '../../../src/i18n/translate.js';
 
@@ -16,7 +15,7 @@ interface Registered {
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 /** What Discord is sent: the registry's JSON, localized from the catalogues, exactly as deploy-commands sends it. */
-const registered = localizeCommands(buildRegistry(commandModules).toJSON()) as unknown as Registered[];
+const registered = commandRegistrations(commandData) as unknown as Registered[];
 const nameIn = (node: Registered, locale: SupportedLocale) => node.name_localizations?.[locale] ?? node.name;
 
 /** A reference as a member of `locale` sees the command in Discord's picker, read from the registered JSON alone. */
