@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiscordEmulator } from './discord/emulator.js';
-import { LocalModel } from './model/localModel.js';
+import { LocalModel, VEIL_TIMEOUT_MS } from './model/localModel.js';
 import { buildVeil, runToEnd, startNode, stopAll, type StartedProcess } from './processes.js';
 import type { SandboxSettings } from './settings.js';
 import { startPageServer } from './web/server.js';
@@ -92,8 +92,7 @@ export function veilEnvironment(
 				GENERATION_BASE_URL: model.baseUrl,
 				GENERATION_API_KEY: model.apiKey,
 				GENERATION_MODEL: model.model,
-				// Short, so a time-out chosen in the model panel shows its outcome in seconds, retries included.
-				GENERATION_TIMEOUT_MS: '4000',
+				GENERATION_TIMEOUT_MS: String(VEIL_TIMEOUT_MS),
 				AUTH_BASE_URL: model.baseUrl,
 				AUTH_PATH_PREFIX: model.pathPrefix,
 			}

@@ -12,6 +12,8 @@ export interface Person {
 	user: APIUser;
 	/** Server-wide permissions, sent with every interaction they make there. */
 	permissions: bigint;
+	/** Their Discord client's language, sent as each interaction's `locale`; the person switcher changes it. */
+	locale: string;
 }
 
 export interface SandboxChannel {
@@ -52,15 +54,23 @@ export async function startWorld(port = 0): Promise<{ discord: DiscordEmulator; 
 	const guild = discord.defaultGuild;
 	const staffRole = discord.addRole(guild.id, { name: 'Staff', permissions: 0n });
 	const people: Person[] = [
-		{ key: 'member', label: 'Mia (member)', role: 'Member', user: makeUser('mia'), permissions: PLAIN_MEMBER_PERMISSIONS },
+		{ key: 'member', label: 'Mia (member)', role: 'Member', user: makeUser('mia'), permissions: PLAIN_MEMBER_PERMISSIONS, locale: 'en-US' },
 		{
 			key: 'moderator',
 			label: 'Mo (moderator)',
 			role: 'Manage Messages',
 			user: makeUser('mo'),
 			permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageMessages,
+			locale: 'en-US',
 		},
-		{ key: 'manager', label: 'Max (manager)', role: 'Manage Server', user: makeUser('max'), permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageGuild },
+		{
+			key: 'manager',
+			label: 'Max (manager)',
+			role: 'Manage Server',
+			user: makeUser('max'),
+			permissions: PLAIN_MEMBER_PERMISSIONS | P.ManageGuild,
+			locale: 'en-US',
+		},
 	];
 	for (const person of people) {
 		discord.setMemberRoles(guild.id, person.user, person.key === 'member' ? [] : [staffRole.id]);

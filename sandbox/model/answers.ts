@@ -14,6 +14,34 @@ export type ModelChoices = z.infer<typeof modelChoicesSchema>;
 
 export const DEFAULT_CHOICES: ModelChoices = { rating: null, delayMs: 800, failure: 'none' };
 
+/** A change from the model panel: only the choices it names. */
+export const modelChangeSchema = modelChoicesSchema.partial().strict();
+
+/** How Veil's standing instructions open a body (src/conversations/buildContents.ts): a user turn, then "Understood.". */
+const INSTRUCTIONS_OPENING = "Instructions from this server's moderators:";
+
+/** What a generation body holds, as the local model answers it. */
+export interface ReadBody {
+	prompt: string;
+	files: string[];
+	/** The conversation's turns, this one included, the instructions' two turns left out. */
+	turns: number;
+	/** The standing instructions that came ahead of the conversation, if any. */
+	instructions?: string;
+}
+
+/** Reads a generation body: its last user turn (prompt, then files), how long the conversation is, its instructions. */
+export function readBody(body: unknown): ReadBody | undefined {
+	const turn = lastTurnOf(body);
+	if (!turn) return undefined;
+	const contents = (body as { contents: Array<{ parts?: Array<{ text?: unknown }> }> }).contents;
+	const first = contents[0]?.parts?.[0]?.text;
+	const instructions =
+		typeof first === 'string' && first.startsWith(INSTRUCTIONS_OPENING) ? first.slice(INSTRUCTIONS_OPENING.length).trim() : undefined;
+	const turns = Math.ceil((contents.length - (instructions === undefined ? 0 : 2)) / 2);
+	return { ...turn, turns, ...(instructions === undefined ? {} : { instructions }) };
+}
+
 /** The last user turn of a generation body: its prompt (the first part), then any files (the parts after it). */
 export function lastTurnOf(body: unknown): { prompt: string; files: string[] } | undefined {
 	const contents = (body as { contents?: Array<{ role?: string; parts?: Array<{ text?: unknown }> }> } | undefined)?.contents;
@@ -34,18 +62,24 @@ const BODIES = [
 ];
 
 /** A deterministic answer: the same prompt always gets the same text. */
-export function answerText(prompt: string, turns: number, files: readonly string[] = []): string {
+export function answerText(prompt: string, turns: number, files: readonly string[] = [], instructions?: string): string {
 	let hash = 0;
 	for (const char of prompt) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) >>> 0;
 	const opening = OPENINGS[hash % OPENINGS.length] as string;
 	const body = BODIES[(hash >>> 3) % BODIES.length] as string;
-	const quoted = prompt.length > 120 ? `${prompt.slice(0, 117)}…` : prompt;
+	const quoted = clip(prompt, 120);
 	const followUp = turns > 1 ? ` (This is turn ${turns} of our conversation.)` : '';
 	const attached =
 		files.length > 0
 			? ` I received ${files.length} file${files.length > 1 ? 's' : ''} (${files.reduce((n, f) => n + f.length, 0)} characters) with it.`
 			: '';
-	return `${opening} You asked: “${quoted}”.${attached} ${body}${followUp}`;
+	const told =
+		instructions === undefined ? '' : ` I was given the server's instructions (${instructions.length} characters): “${clip(instructions, 60)}”.`;
+	return `${opening} You asked: “${quoted}”.${told}${attached} ${body}${followUp}`;
+}
+
+function clip(text: string, length: number): string {
+	return text.length > length ? `${text.slice(0, length - 3)}…` : text;
 }
 
 /** A generation response in the seed's shape (section 2.2), with the ratings the panel chose on the candidate. */

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { requestTarget, type RequestTarget } from '../discord/requestTarget.js';
-import { answerText, DEFAULT_CHOICES, generationBody, lastTurnOf, modelChoicesSchema, type ModelChoices } from './answers.js';
+import { answerText, DEFAULT_CHOICES, generationBody, modelChangeSchema, modelChoicesSchema, readBody, type ModelChoices } from './answers.js';
 
 /** One call to the local model, as the model panel shows it: what arrived and what went back. */
 export interface ModelExchange {
@@ -16,11 +16,18 @@ export interface ModelExchange {
 	files?: string[];
 	/** The HTTP status answered; 0 while an answer is held back (a time-out in progress). */
 	status: number;
+	/** Veil closed the connection before an answer: it gave up on this call (its time-out), whatever came later. */
+	abandoned?: boolean;
 	/** The answer's body, for a generation. */
 	answer?: unknown;
 }
 
 const KEEP_EXCHANGES = 20;
+/**
+ * Veil's GENERATION_TIMEOUT_MS in the sandbox: short, so a time-out chosen in the model panel shows its outcome in
+ * seconds, retries included. The panel says it beside the delay.
+ */
+export const VEIL_TIMEOUT_MS = 4000;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -32,7 +39,7 @@ export class LocalModel {
 	readonly apiKey = `sandbox-${randomBytes(8).toString('hex')}`;
 	readonly model = 'textmodel-pro';
 	readonly pathPrefix = 'sandbox';
-	/** 'changed' after every exchange and every new choice. */
+	/** 'changed' after every exchange and every new choice; 'choices' with the choices after every new choice. */
 	readonly events = new EventEmitter();
 	readonly exchanges: ModelExchange[] = [];
 	#choices: ModelChoices = { ...DEFAULT_CHOICES };
@@ -67,7 +74,13 @@ export class LocalModel {
 	choose(input: unknown): ModelChoices {
 		this.#choices = modelChoicesSchema.parse(input);
 		this.events.emit('changed');
+		this.events.emit('choices', this.#choices);
 		return this.#choices;
+	}
+
+	/** Applies the choices a change names and keeps the others: a stale page never overrides what it did not touch. */
+	update(change: unknown): ModelChoices {
+		return this.choose({ ...this.#choices, ...modelChangeSchema.parse(change) });
 	}
 
 	async stop(): Promise<void> {
@@ -117,26 +130,32 @@ export class LocalModel {
 		} catch {
 			body = undefined;
 		}
-		const turn = lastTurnOf(body);
+		const turn = readBody(body);
 		if (turn === undefined) {
 			this.#send(response, exchange, 400, { error: { code: 400, message: 'contents is required', status: 'INVALID_ARGUMENT' } });
 			return;
 		}
-		const { prompt, files } = turn;
+		const { prompt, files, turns, instructions } = turn;
 		exchange.prompt = prompt;
 		if (files.length > 0) exchange.files = files;
 		const { rating, delayMs, failure } = this.#choices;
+		response.on('close', () => {
+			if (response.writableFinished) return;
+			exchange.abandoned = true;
+			this.events.emit('changed');
+		});
 		// A time-out is an answer that never comes: Veil's own time-out ends the attempt, stop() the connection.
 		if (failure === 'timeout') return;
-		const turns = (body as { contents: unknown[] }).contents.length;
 		this.#later(delayMs, () => {
 			if (failure === '500')
 				this.#send(response, exchange, 500, { error: { code: 500, message: 'Internal error (chosen in the model panel)', status: 'INTERNAL' } });
-			else this.#send(response, exchange, 200, generationBody(answerText(prompt, Math.ceil(turns / 2), files), rating));
+			else this.#send(response, exchange, 200, generationBody(answerText(prompt, turns, files, instructions), rating));
 		});
 	}
 
 	#send(response: ServerResponse, exchange: ModelExchange, status: number, json: unknown): void {
+		// An answer to a call Veil gave up on reaches no one: the call stays "gave up", not this status.
+		if (response.destroyed || exchange.abandoned) return;
 		exchange.status = status;
 		if (exchange.endpoint === 'generate') exchange.answer = json;
 		this.events.emit('changed');

@@ -3,6 +3,7 @@ import type { APIApplicationCommandInteractionDataOption } from 'discord.js';
 import type { DiscordEmulator, EmulatorMessage, InteractionHandle, InteractionOptions } from '../discord/emulator.js';
 import type { Person, SandboxWorld } from '../world.js';
 import { canView, type CommandLabels } from './view.js';
+import { SUPPORTED_LOCALES } from '../../src/i18n/locales.js';
 
 /** A request from the page that cannot be carried out, with the sentence the page shows. */
 export class PageRequestError extends Error {
@@ -35,6 +36,7 @@ const commandInput = z.object({
 const buttonInput = z.object({ person: personKey, messageId: id, customId: z.string().min(1).max(100) });
 const modalInput = z.object({ person: personKey, customId: z.string().min(1).max(100), fields: z.record(z.string(), z.string().max(4000)) });
 const appsInput = z.object({ person: personKey, messageId: id, name: z.string().min(1).max(32) });
+const languageInput = z.object({ person: personKey, locale: z.enum(SUPPORTED_LOCALES) });
 const postInput = z.object({ person: personKey, channelId: id, content: z.string().trim().min(1).max(2000) });
 
 /** How long the page waits for Veil's first callback, to learn whether it opened a dialog (Discord allows 3 s). */
@@ -80,6 +82,7 @@ export class PageActions {
 			customId: input.customId,
 			fields: input.fields,
 			memberPermissions: person.permissions,
+			locale: person.locale,
 		});
 		return this.#answer(handle, this.#openedBy.get(input.customId) ?? 'a form');
 	}
@@ -91,6 +94,13 @@ export class PageActions {
 		const target = this.#message(person, input.messageId);
 		const handle = this.discord.messageCommand({ ...this.#where(person, target.channel_id), name: input.name, target });
 		return this.#answer(handle, input.name);
+	}
+
+	/** The language of a person's Discord client, from the person switcher: their next interactions carry it. */
+	language(body: unknown): ActionResult {
+		const input = parse(languageInput, body);
+		this.#person(input.person).locale = input.locale;
+		return {};
 	}
 
 	/** A plain message typed in the channel: no bot involved. */
@@ -139,9 +149,9 @@ export class PageActions {
 
 	/** Where a person acts: a server channel they can see (with their permissions), or their own DM with Veil. */
 	#where(person: Person, channelId: string): InteractionOptions & { user: Person['user'] } {
-		if (channelId === this.discord.dmChannelId(person.user)) return { user: person.user, guildId: null };
+		if (channelId === this.discord.dmChannelId(person.user)) return { user: person.user, guildId: null, locale: person.locale };
 		if (!canView(this.world, person, channelId)) throw new PageRequestError(`${person.label} cannot see that channel.`, 403);
-		return { user: person.user, channelId, memberPermissions: person.permissions };
+		return { user: person.user, channelId, memberPermissions: person.permissions, locale: person.locale };
 	}
 
 	#message(person: Person, messageId: string): EmulatorMessage {

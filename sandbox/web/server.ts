@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,8 +7,11 @@ import { ZodError } from 'zod';
 import { HARM_CATEGORIES } from '../../src/generation/generationResponse.js';
 import type { DiscordEmulator } from '../discord/emulator.js';
 import { requestTarget, type RequestTarget } from '../discord/requestTarget.js';
-import type { LocalModel } from '../model/localModel.js';
-import type { SandboxWorld } from '../world.js';
+import { VEIL_TIMEOUT_MS, type LocalModel } from '../model/localModel.js';
+import type { Person, SandboxWorld } from '../world.js';
+import { SUPPORTED_LOCALES } from '../../src/i18n/locales.js';
+import { languageName } from '../../src/i18n/languageNames.js';
+import { ReadState } from './readState.js';
 import { PageActions, PageRequestError } from './actions.js';
 import { channelsFor, messagesFor } from './view.js';
 
@@ -20,8 +24,18 @@ const FILES: Record<string, string> = {
 	'/api.js': 'api.js',
 	'/model.js': 'model.js',
 	'/style.css': 'style.css',
+	'/commandBox.js': 'commandBox.js',
+	'/commandForm.js': 'commandForm.js',
+	'/stopped.js': 'stopped.js',
+	'/layout.js': 'layout.js',
+	'/favicon.svg': 'favicon.svg',
 };
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+	html: 'text/html; charset=utf-8',
+	js: 'text/javascript; charset=utf-8',
+	css: 'text/css; charset=utf-8',
+	svg: 'image/svg+xml',
+};
 /** Room for a file picked for /ask (Discord allows 10 MB), in base64. */
 const MAX_BODY_BYTES = 14 * 1024 * 1024;
 
@@ -45,7 +59,13 @@ export interface PageServer {
 export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
 	const { discord, world, model } = options;
 	const actions = new PageActions(discord, world);
+	const read = new ReadState();
+	// A page that sees another instance knows the sandbox restarted under it.
+	const instance = randomUUID();
 	const streams = new Set<ServerResponse>();
+	const messages = (person: Person, channelId: string) => messagesFor(discord, person, channelId, actions.labels);
+	// What everyone has seen at start is read: only what happens in the page is news.
+	for (const person of world.people) for (const c of channelsFor(discord, world, person)) read.markRead(person.key, c.id, messages(person, c.id));
 	let pending: NodeJS.Timeout | undefined;
 	// Coalesced: one Veil answer makes several requests (callback, edit), the page refetches once.
 	const changed = () => {
@@ -57,6 +77,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 	discord.events.on('request', changed);
 	discord.events.on('dispatch', changed);
 	model?.events.on('changed', changed);
+	// Every tab shows the one panel the server holds.
+	const choices = (next: unknown) => {
+		for (const stream of streams) stream.write(`event: model\ndata: ${JSON.stringify(next)}\n\n`);
+	};
+	model?.events.on('choices', choices);
 	const heartbeat = setInterval(() => {
 		for (const stream of streams) stream.write(': keep-alive\n\n');
 	}, 15_000);
@@ -68,28 +93,42 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 			case 'GET /api/state':
 				if (!person) throw new PageRequestError('Unknown person.');
 				return {
+					instance,
 					server: world.guild.name,
 					veil: { id: discord.bot.id, name: discord.bot.username },
-					people: world.people.map((p) => ({ key: p.key, label: p.label, role: p.role, id: p.user.id, name: p.user.global_name ?? p.user.username })),
+					people: world.people.map((p) => ({
+						key: p.key,
+						label: p.label,
+						role: p.role,
+						id: p.user.id,
+						name: p.user.global_name ?? p.user.username,
+						permissions: p.permissions.toString(),
+						locale: p.locale,
+					})),
+					locales: SUPPORTED_LOCALES.map((code) => ({ code, name: languageName(code, code) })),
 					channels: channelsFor(discord, world, person),
 					allChannels: world.channels.map((c) => ({ id: c.id, name: c.name })),
 					commands: [...discord.registeredCommands({ guildId: world.guild.id }), ...discord.registeredCommands()],
-					model: model ? { local: true, choices: model.choices, categories: HARM_CATEGORIES } : { local: false },
+					model: model ? { local: true, choices: model.choices, categories: HARM_CATEGORIES, timeoutMs: VEIL_TIMEOUT_MS } : { local: false },
 				};
 			case 'GET /api/messages': {
 				if (!person) throw new PageRequestError('Unknown person.');
 				const channelId = url.searchParams.get('channel') ?? '';
 				const channels = channelsFor(discord, world, person);
 				if (!channels.some((c) => c.id === channelId)) throw new PageRequestError('That channel is not visible to this person.', 403);
-				// How many messages each channel shows this person: the page marks the ones with news.
-				const counts = Object.fromEntries(channels.map((c) => [c.id, messagesFor(discord, person, c.id, actions.labels).length]));
-				return { messages: messagesFor(discord, person, channelId, actions.labels), counts };
+				const shown = messages(person, channelId);
+				read.markRead(person.key, channelId, shown);
+				// The channels with news for this person: the page marks them.
+				const news = channels.filter((c) => read.hasNews(person.key, person.user.id, c.id, messages(person, c.id))).map((c) => c.id);
+				return { messages: shown, news };
 			}
 			case 'GET /api/model':
 				return model ? { choices: model.choices, exchanges: model.exchanges } : { local: false };
 			case 'POST /api/model':
 				if (!model) throw new PageRequestError('The real model service answers: the model panel is off.', 409);
-				return { choices: model.choose(await readJson(request)) };
+				return { choices: model.update(await readJson(request)) };
+			case 'POST /api/person':
+				return actions.language(await readJson(request));
 			case 'POST /api/command':
 				return actions.command(await readJson(request));
 			case 'POST /api/button':
@@ -98,8 +137,12 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 				return actions.modal(await readJson(request));
 			case 'POST /api/apps':
 				return actions.apps(await readJson(request));
-			case 'POST /api/post':
-				return actions.post(await readJson(request));
+			case 'POST /api/post': {
+				const posted = actions.post(await readJson(request));
+				// A member's own message is news to the other tabs at once: no bot sees it, nothing else says so.
+				changed();
+				return posted;
+			}
 			default:
 				throw new PageRequestError('No such page request.', 404);
 		}
@@ -120,7 +163,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 		if (request.method === 'POST' && !request.headers['content-type']?.startsWith('application/json')) {
 			return sendJson(response, 415, { error: 'The page sends JSON.' });
 		}
-		if (url.pathname === '/api/events') return openStream(response, streams);
+		if (url.pathname === '/api/events') return openStream(response, streams, instance);
 		if (url.pathname.startsWith('/api/')) {
 			api(request, url).then(
 				(result) => sendJson(response, 200, result ?? {}),
@@ -150,6 +193,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 			discord.events.off('request', changed);
 			discord.events.off('dispatch', changed);
 			model?.events.off('changed', changed);
+			model?.events.off('choices', choices);
 			for (const stream of streams) stream.end();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -162,8 +206,9 @@ function isOwnHost(host: string | undefined, server: Server): boolean {
 	return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
 
-function openStream(response: ServerResponse, streams: Set<ServerResponse>): void {
+function openStream(response: ServerResponse, streams: Set<ServerResponse>, instance: string): void {
 	response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+	response.write(`event: hello\ndata: ${JSON.stringify({ instance })}\n\n`);
 	response.write('event: changed\ndata: {}\n\n');
 	streams.add(response);
 	response.on('close', () => streams.delete(response));

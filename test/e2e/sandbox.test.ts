@@ -106,6 +106,17 @@ describe('npm run sandbox', () => {
 			const flag = page.locator('.message.ephemeral', { has: page.getByRole('button', { name: t('en-US', 'moderators.buttons.release') }) });
 			await shown(flag);
 			await shot('flag');
+			// "Jump to the member's notice" opens the notice here, in #general, not discord.com (issue 35, item 8).
+			const jumpLabel = (/^\[(.+)\]\(/.exec(t('en-US', 'moderators.noticeLink')) as RegExpExecArray)[1] as string;
+			await flag.getByRole('link', { name: jumpLabel }).click();
+			await expect.poll(() => page.locator('#channel-name').textContent()).toBe('# general');
+			const notice = page.locator('.message.highlight', { hasText: 'This answer was hidden' });
+			await shown(notice);
+			expect(context.pages()).toHaveLength(1);
+			expect(new URL(page.url()).origin).toBe(new URL(url).origin);
+			await shot('jumped-to-notice');
+			await page.locator('.channel[data-channel="mod-log"]').click();
+			await shown(flag);
 			// Every decision opens a form for an optional reason (cases, issue 24).
 			await flag.getByRole('button', { name: t('en-US', 'moderators.buttons.release') }).click();
 			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'moderators.decisionForm.title.released'));
@@ -116,6 +127,26 @@ describe('npm run sandbox', () => {
 			await page.locator('.channel[data-channel="general"]').click();
 			await shown(page.locator('.message', { hasText: 'You asked: “Tell me something rude”' }));
 			await shot('released');
+
+			// The README's picture: the moderator's view (every channel) while Veil thinks about the member's question.
+			const api = (path: string, body: unknown) =>
+				fetch(new URL(path, url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			const general = (
+				(await (await fetch(new URL('api/state?person=member', url))).json()) as { channels: Array<{ id: string; name: string }> }
+			).channels.find((c) => c.name === 'general')?.id;
+			await api('api/model', { rating: null, delayMs: 3000 });
+			await api('api/command', {
+				person: 'member',
+				channelId: general,
+				name: 'ask',
+				options: [{ type: 3, name: 'prompt', value: 'Which plants are safe for cats?' }],
+			});
+			await shown(page.locator('.message.thinking'));
+			await page.locator('#composer-input').fill('/');
+			await page.locator('#composer-input').fill('');
+			await page.screenshot({ path: join(SHOTS, 'readme.png') });
+			await shown(page.locator('.message', { hasText: 'You asked: “Which plants are safe for cats?”' }));
+			await api('api/model', { delayMs: 0 });
 
 			// Ask Veil from a message's Apps menu, as the member, with the ratings clear again.
 			await page.locator('#person-select').selectOption('member');

@@ -14,6 +14,8 @@ export function h(tag, attributes = {}, ...children) {
 	return element;
 }
 
+const MESSAGE_LINK = /^https:\/\/(?:ptb\.|canary\.)?discord\.com\/channels\/(?:\d+|@me)\/(\d+)\/(\d+)$/;
+
 /**
  * Discord's markdown, the part Veil uses: code blocks, **bold**, *italic*, `code`, [links](https://…), `-# ` small
  * lines, mentions of people and channels, and timestamps. Built as nodes, so nothing in a message becomes HTML.
@@ -46,6 +48,14 @@ function token(raw, names) {
 	if (raw.startsWith('`')) return h('code', {}, raw.slice(1, -1));
 	if (raw.startsWith('[')) {
 		const [, label, href] = /^\[([^\]]+)\]\((.+)\)$/.exec(raw);
+		// A link to a message of this server (a notice, a case) is a place on this page, as Discord's client opens it.
+		const own = MESSAGE_LINK.exec(href);
+		if (own && names.jump)
+			return h(
+				'a',
+				{ href: `#message-${own[2]}`, className: 'jump', onclick: (event) => (event.preventDefault(), names.jump(own[1], own[2])) },
+				label,
+			);
 		return h('a', { href, target: '_blank', rel: 'noreferrer' }, label);
 	}
 	if (raw.startsWith('<@')) return h('span', { className: 'mention' }, `@${names.people.get(raw.replace(/\D/g, '')) ?? 'someone'}`);
@@ -54,11 +64,23 @@ function token(raw, names) {
 	return h('em', {}, raw.slice(1, -1));
 }
 
+/** Each person a colour of their own, from their id, as Discord's default avatars differ. */
+const AVATAR_COLORS = ['#5865f2', '#3ba55c', '#faa61a', '#ed4245', '#eb459e', '#747f8d', '#00a8a8'];
+function avatarColor(author, names) {
+	if (author.bot) return 'var(--accent)';
+	const index = names.order?.indexOf(author.id) ?? -1;
+	if (index >= 0) return AVATAR_COLORS[1 + (index % (AVATAR_COLORS.length - 1))];
+	let hash = 0;
+	for (const char of author.id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+	return AVATAR_COLORS[1 + (hash % (AVATAR_COLORS.length - 1))];
+}
+
 const BUTTON_STYLES = { 1: 'primary', 2: 'secondary', 3: 'success', 4: 'danger', 5: 'link' };
 
 /** One message of the channel. `actions` carry the clicks back: button(message, customId), apps(message, anchor). */
 export function renderMessage(message, names, actions) {
 	const initial = message.author.name.slice(0, 1).toUpperCase();
+	names.jump = actions.jump;
 	return h(
 		'li',
 		{
@@ -70,7 +92,11 @@ export function renderMessage(message, names, actions) {
 			h('div', { className: 'used-by' }, `${message.usedBy.name} used `, h('span', { className: 'command-name' }, message.usedBy.command)),
 		message.replyTo &&
 			h('div', { className: 'reply-to' }, '↪ ', h('strong', {}, message.replyTo.author), ' ', inline(message.replyTo.content.split('\n')[0], names)),
-		h('div', { className: 'avatar', 'aria-hidden': 'true', 'data-bot': message.author.bot }, initial),
+		h(
+			'div',
+			{ className: 'avatar', 'aria-hidden': 'true', 'data-bot': message.author.bot, style: `background: ${avatarColor(message.author, names)}` },
+			initial,
+		),
 		h(
 			'div',
 			{ className: 'body' },
@@ -119,6 +145,13 @@ function renderRow(row, message, actions) {
 		(row.components ?? []).map((component) => {
 			if (component.type !== 2) return h('span', { className: 'unsupported' }, '(a menu the sandbox does not draw)');
 			const style = BUTTON_STYLES[component.style] ?? 'secondary';
+			const own = style === 'link' && MESSAGE_LINK.exec(component.url ?? '');
+			if (own)
+				return h(
+					'a',
+					{ className: 'button link jump', href: `#message-${own[2]}`, onclick: (event) => (event.preventDefault(), actions.jump(own[1], own[2])) },
+					component.label ?? 'Jump',
+				);
 			if (style === 'link')
 				return h('a', { className: 'button link', href: component.url, target: '_blank', rel: 'noreferrer' }, component.label ?? 'Link');
 			return h(
