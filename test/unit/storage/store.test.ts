@@ -1,102 +1,22 @@
-import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockSqliteFile } from '../../support/sqliteLock.js';
 import { StoreError } from '../../../src/storage/storeError.js';
 import { createLogger } from '../../../src/logging/logger.js';
-import type { Store } from '../../../src/storage/store.js';
 import { openStore } from '../../../src/storage/openStorage.js';
 import { sqlitePath } from '../../../src/storage/storeBackend.js';
-import { testRedisUrl } from '../../support/testRedis.js';
+import { storeContract } from '../../support/contracts/storeContract.js';
 
-const run = promisify(execFile);
 const silent = createLogger('silent');
 const scratch = mkdtempSync(join(tmpdir(), 'veil-store-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function inChildProcess(storeUrl: string, namespace: string, ...args: string[]) {
-	return run(process.execPath, ['--import', 'tsx', 'test/support/storeProcess.ts', storeUrl, namespace, ...args], { timeout: 20_000 });
-}
-
 const backends: Array<[string, () => string]> = [['sqlite', () => `sqlite://${join(scratch, `nested/dir/${randomUUID()}.sqlite`)}`]];
-backends.push(['redis', testRedisUrl]);
 
-describe.each(backends)('store on %s', (_kind, makeUrl) => {
-	const open = (url: string, namespace: string) => openStore(url, silent, { namespace });
-
-	it('keeps what one process wrote for the next process to read', async () => {
-		const url = makeUrl();
-		const namespace = `test-${randomUUID()}`;
-		await inChildProcess(url, namespace, 'set', 'guild-1', JSON.stringify({ modlogChannelId: '123' }));
-		const { stdout } = await inChildProcess(url, namespace, 'get', 'guild-1');
-		expect(JSON.parse(stdout)).toEqual({ modlogChannelId: '123' });
-	});
-
-	it('sets, reads many, and deletes, each area apart from the others', async () => {
-		const store: Store = await open(makeUrl(), `test-${randomUUID()}`);
-		try {
-			await store.set('accounts', 'u1', { a: 1 });
-			await store.set('settings', 'u1', { b: 2 });
-			expect(await store.get('accounts', 'u1')).toEqual({ a: 1 });
-			expect(await store.get('settings', 'u1')).toEqual({ b: 2 });
-			expect(await store.getMany('accounts', ['u1', 'missing'])).toEqual([{ a: 1 }, undefined]);
-			expect(await store.delete('accounts', 'u1')).toBe(true);
-			expect(await store.delete('accounts', 'u1')).toBe(false);
-			expect(await store.get('accounts', 'u1')).toBeUndefined();
-			expect(await store.get('settings', 'u1')).toEqual({ b: 2 });
-		} finally {
-			await store.close();
-		}
-	});
-
-	it('writes many records at once, each readable alone, over what was there, with their time to live', async () => {
-		const store = await open(makeUrl(), `test-${randomUUID()}`);
-		try {
-			await store.set('conversations', 'c2', { old: true });
-			const entries = Array.from({ length: 40 }, (_, n) => ({ key: `c${n}`, value: { n, text: `it's "quoted" ${'é'.repeat(n)}` } }));
-			await store.setMany(
-				'conversations',
-				entries.map((entry) => ({ ...entry, ttlMs: 60_000 })),
-			);
-			expect(
-				await store.getMany(
-					'conversations',
-					entries.map(({ key }) => key),
-				),
-			).toEqual(entries.map(({ value }) => value));
-			expect(await store.get('accounts', 'c1')).toBeUndefined();
-			await store.setMany('conversations', [{ key: 'short', value: { n: 'short' }, ttlMs: 40 }]);
-			await new Promise((resolve) => setTimeout(resolve, 120));
-			expect(await store.get('conversations', 'short')).toBeUndefined();
-			expect(await store.get('conversations', 'c39')).toEqual(entries[39]?.value);
-		} finally {
-			await store.close();
-		}
-	});
-
-	it('forgets a record after its time to live', async () => {
-		const store = await open(makeUrl(), `test-${randomUUID()}`);
-		try {
-			// A record beside it with a long life shows the write itself worked, whatever the machine's load did to the
-			// short one's 50 ms before it could be read back.
-			await store.set('flags', 'f1', { id: 'f1' }, 50);
-			await store.set('flags', 'f2', { id: 'f2' }, 60_000);
-			let gone = false;
-			for (let attempt = 0; attempt < 50 && !gone; attempt++) {
-				await new Promise((resolve) => setTimeout(resolve, 20));
-				gone = (await store.get('flags', 'f1')) === undefined;
-			}
-			expect(gone).toBe(true);
-			expect(await store.get('flags', 'f2')).toEqual({ id: 'f2' });
-		} finally {
-			await store.close();
-		}
-	});
-});
+describe.each(backends)('store on %s', (_kind, makeUrl) => storeContract(makeUrl));
 
 describe('erasing expired records from SQLite', () => {
 	it('sweeps records past their time to live out of the file, leaving the rest', async () => {

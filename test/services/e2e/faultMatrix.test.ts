@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runFaultMatrix } from '../support/faultMatrix.js';
-import { askMetricCounts } from '../support/faultMix.js';
+import { runFaultMatrix } from '../../support/faultMatrix.js';
+import { askMetricCounts } from '../../support/faultMix.js';
 
 // `npm run bench:faults` runs the same with 1,000 asks over 30 s; this one is sized for CI.
 describe('the fault matrix', () => {

@@ -1,12 +1,12 @@
 import { type APIUser, ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../../sandbox/discord/emulator.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { pollUntil } from '../support/moderation.js';
-import { metricsText, readyz, samples, sample } from '../support/operators.js';
-import { PausableProxy } from '../support/pausableProxy.js';
-import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
-import { testRedisUrl } from '../support/testRedis.js';
+import { makeUser } from '../../../sandbox/discord/emulator.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { pollUntil } from '../../support/moderation.js';
+import { metricsText, readyz, samples, sample } from '../../support/operators.js';
+import { PausableProxy } from '../../support/pausableProxy.js';
+import { generationResponse, ratingsWith, safeResponse } from '../../support/upstreamStandIn.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 describe("the operators' endpoint (METRICS_PORT), over HTTP", () => {
 	let proxy: PausableProxy;

@@ -1,13 +1,13 @@
 import { type APIUser, ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScript, type BotProcess } from '../support/botProcess.js';
-import { makeUser, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
-import { guildIdOnShard, shardOf } from '../../sandbox/discord/shards.js';
-import { startTestServices, type TestServices } from '../support/harness.js';
-import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS } from '../support/moderation.js';
-import { RedisServer } from '../support/redisServer.js';
-import { startRestProxy, type RestProxyProcess } from '../support/restProxyProcess.js';
-import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
+import { runScript, type BotProcess } from '../../support/botProcess.js';
+import { makeUser, type GuildModel, type InteractionState } from '../../../sandbox/discord/emulator.js';
+import { guildIdOnShard, shardOf } from '../../../sandbox/discord/shards.js';
+import { startTestServices, type TestServices } from '../../support/harness.js';
+import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS } from '../../support/moderation.js';
+import { RedisServer } from '../../support/redisServer.js';
+import { startRestProxy, type RestProxyProcess } from '../../support/restProxyProcess.js';
+import { generationResponse, ratingsWith, safeResponse } from '../../support/upstreamStandIn.js';
 
 // Two bot processes, each running half of the 4 shards the local Discord recommends, share one Redis (with
 // persistence) and one REST proxy: the deployment of several processes on one machine, as the README shows it.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.js';
-import { click, freshServer, lastWords, makeFlag } from '../support/moderation.js';
-import { PausableProxy } from '../support/pausableProxy.js';
-import { testRedisUrl } from '../support/testRedis.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { click, freshServer, lastWords, makeFlag } from '../../support/moderation.js';
+import { PausableProxy } from '../../support/pausableProxy.js';
+import { testRedisUrl } from '../../support/testRedis.js';
 
 // A line of the claim's script, which no other command Veil sends holds.
 const CLAIM_COMMAND = 'if held then return held end';
