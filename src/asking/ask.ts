@@ -5,6 +5,7 @@ import type { InteractionContext } from '../app/context.js';
 import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { buildContents, type Turn } from '../conversations/buildContents.js';
 import { answerAlone } from '../discord/answers.js';
+import { automodRefusalOf } from '../discord/automodRefusal.js';
 import { readAttachments } from '../files/readAttachments.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
 import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
@@ -21,6 +22,7 @@ import {
 	type LinkGate,
 	type Question,
 } from './askRequest.js';
+import { heldByDiscordAutomod } from '../replies/discordAutomodHold.js';
 import { hideAnswer, showAnswer } from './deliver.js';
 import { waitInLine } from './waitInLine.js';
 
@@ -160,7 +162,11 @@ async function judge(interaction: AskInteraction, response: GenerationResponse, 
 	return heldBy ? holdByRule(response, heldBy) : verdict;
 }
 
-/** The answer in the deferral's place with its Follow up button, or the held answer's notice and flag. */
+/**
+ * The answer in the deferral's place with its Follow up button, or the held answer's notice and flag. An answer
+ * Discord's AutoMod refuses to post (a server that did not add Veil applies its rules to a member's install) is held
+ * like one Veil holds: it is never sent again.
+ */
 async function deliver(
 	interaction: AskInteraction,
 	verdict: Verdict,
@@ -171,8 +177,10 @@ async function deliver(
 	if (verdict.kind === 'shown') {
 		// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 		ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
-		await showAnswer(interaction, verdict, gathered, ctx);
-		return 'shown';
+		const refused = await showAnswer(interaction, verdict, gathered, ctx).then(() => undefined, automodRefusalOf);
+		if (refused === undefined) return 'shown';
+		ctx.log.info({ blocked: refused.blocked }, "Discord's AutoMod refused to post the answer: it is held");
+		return deliver(interaction, heldByDiscordAutomod(response), response, gathered, ctx);
 	}
 	ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
 	await hideAnswer(interaction, verdict, response, gathered, ctx);
