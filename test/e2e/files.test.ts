@@ -11,10 +11,11 @@ import {
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type CdnFileOptions, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
-import { answerMessages, contentsOf, echoLastPrompt, followUpIdOf, generationRequestsSince, settled } from '../support/conversations.js';
+import { answerMessages, ask, contentsOf, echoLastPrompt, followUpIdOf, generationRequestsSince, settled } from '../support/conversations.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
-import { makePdf } from '../support/makePdf.js';
+import { makeBombPdf, makePdf } from '../support/makePdf.js';
 import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, runSubcommand, viewFlag } from '../support/moderation.js';
+import { FILE_LIMITS } from '../../src/files/readAttachments.js';
 
 // A short download time-out: the slow file below stalls past it.
 const harness = useHarness({ env: { FILE_DOWNLOAD_TIMEOUT_MS: '500' } });
@@ -375,5 +376,49 @@ describe('limits', () => {
 		);
 		const third = await askHere(attach({ filename: 'three.txt', bytes: '3' }));
 		expect(third.original?.content).toMatch(/^You've reached this server's limit of 2 questions a day/);
+	});
+});
+
+describe('a PDF that inflates to 2 GiB', () => {
+	it("is refused within the PDF time limit plus 1 s, while another member's ask is answered as usual", async () => {
+		const bystander = makeUser('bystander');
+		await harness().linkMember(bystander.id);
+		// Deflated twice, a few kB: downloaded well within this harness's short download time-out.
+		const bomb = attach({ filename: 'bomb.pdf', contentType: 'application/pdf', bytes: makeBombPdf(2048 * 1024 * 1024, { layers: 2 }) });
+		const before = harness().upstream.requests.length;
+		const options = [
+			{ type: ApplicationCommandOptionType.String as const, name: 'prompt', value: 'About this' },
+			{ type: ApplicationCommandOptionType.Attachment as const, name: 'file', value: bomb.id },
+		];
+		const handle = harness().discord.slashCommand({ name: 'ask', options, user: member });
+		const path = new URL(bomb.url).pathname;
+		await harness().discord.waitUntil(() => harness().discord.cdn.requests.includes(path), 'the bomb to be downloaded', 5_000);
+		const reading = performance.now();
+		// As `settled`, with room for the PDF's whole time limit: answered, and the bot done with it by its own log.
+		const finished = (line: string) => line.includes(`"interactionId":"${handle.id}"`) && line.includes('"msg":"interaction handled"');
+		const refusal = harness()
+			.discord.waitUntil(() => harness().logs.some(finished), 'the bot to finish the bomb', FILE_LIMITS.pdfTimeoutMs + 5_000)
+			.then(() => handle.state());
+
+		// While the bomb is read, another member asks and is answered as ever, within Discord's 3 s (pdf.js on the
+		// bot's own thread held it for minutes).
+		const asked = performance.now();
+		const other = await ask(harness(), bystander, 'Still there?');
+		expect(other.original?.content).toBe('Answer to: Still there?');
+		expect(performance.now() - asked).toBeLessThan(3_000);
+
+		const answer = await refusal;
+		expect(performance.now() - reading).toBeLessThan(FILE_LIMITS.pdfTimeoutMs + 1_000);
+		const notice = answer.ephemeral ? answer.original : answer.followUps.at(-1);
+		expect([
+			'`bomb.pdf` is too large to read once uncompressed. Nothing was sent.',
+			'Reading the text of `bomb.pdf` took too long. Nothing was sent.',
+		]).toContain(notice?.content);
+		expect(generationRequestsSince(harness(), before).filter((request) => request.rawBody.includes('bomb.pdf'))).toEqual([]);
+		// The bot is still there, and reads an ordinary PDF.
+		const file = attach({ filename: 'after.pdf', contentType: 'application/pdf', bytes: makePdf(['Still fine']) });
+		const afterBomb = harness().upstream.requests.length;
+		expect((await askWithFile('And this?', file)).original?.content).toBe('Answer to: And this?');
+		expect(generationRequestsSince(harness(), afterBomb)[0]?.rawBody).toBe(bodyWith('And this?', 'File: after.pdf\n```\nStill fine\n```'));
 	});
 });

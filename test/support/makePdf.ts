@@ -1,4 +1,4 @@
-import { constants, deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 
 /**
  * A minimal valid PDF with one line of Helvetica text on each page, written byte by byte (objects, cross-reference
@@ -12,9 +12,10 @@ export function makePdf(pages: readonly string[]): Buffer {
 /**
  * A one-page PDF whose content stream (FlateDecode, a valid zlib stream) inflates to `inflatedBytes` spaces: about
  * 1,000 times smaller than that, the shape of a decompression bomb. Made in milliseconds whatever the size, from one
- * compressed MiB repeated: each copy ends in a full flush, so none refers back to another.
+ * compressed MiB repeated: each copy ends in a full flush, so none refers back to another. With `layers: 2` the
+ * stream is deflated once more (`/Filter [/FlateDecode /FlateDecode]`): a few kB for the same gigabytes.
  */
-export function makeBombPdf(inflatedBytes: number): Buffer {
+export function makeBombPdf(inflatedBytes: number, { layers = 1 }: { layers?: 1 | 2 } = {}): Buffer {
 	const MiB = 1024 * 1024;
 	if (inflatedBytes % MiB !== 0) throw new Error('makeBombPdf takes a whole number of MiB');
 	const piece = deflateRawSync(Buffer.alloc(MiB, 0x20), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
@@ -25,7 +26,8 @@ export function makeBombPdf(inflatedBytes: number): Buffer {
 		deflateRawSync(Buffer.alloc(0)),
 		adler32OfSpaces(inflatedBytes),
 	]);
-	return writePdf([{ dictionary: ' /Filter /FlateDecode', stream: zlib }]);
+	if (layers === 1) return writePdf([{ dictionary: ' /Filter /FlateDecode', stream: zlib }]);
+	return writePdf([{ dictionary: ' /Filter [/FlateDecode /FlateDecode]', stream: deflateSync(zlib, { level: 9 }) }]);
 }
 
 /** Adler-32 of `count` spaces, computed rather than run over gigabytes. */

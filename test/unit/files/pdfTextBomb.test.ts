@@ -60,24 +60,30 @@ function meterResidentMemory() {
 }
 
 describe('pdfText with a decompression bomb', () => {
-	it('refuses a 2 MB PDF that inflates to 2 GiB within its time limit plus 1 s, for less than 100 MB of resident memory', async () => {
-		const bomb = makeBombPdf(2048 * 1024 * 1024);
-		expect(bomb.length).toBeLessThan(2.2 * MB);
-		const stop = meterResidentMemory();
-		const started = performance.now();
-		const outcome = await pdfText(bomb, limits);
-		const elapsed = performance.now() - started;
-		const memory = stop();
-		console.info(
-			`bomb: ${outcome.ok ? 'read' : outcome.failure} after ${Math.round(elapsed)} ms; RSS ${(memory.baseline / MB).toFixed(1)} MB ` +
-				`+${(memory.grewOwn / MB).toFixed(1)} MB here, children ${(memory.children / MB).toFixed(1)} MB private ` +
-				`(${(memory.childrenWithSharedPages / MB).toFixed(1)} MB with shared pages)`,
-		);
-		// Killed past its memory, or at the deadline if pdf.js inflates slower than the budget fills: refused either way.
-		expect(outcome.ok ? 'read' : outcome.failure).toMatch(/^(too-large|too-slow)$/);
-		expect(elapsed).toBeLessThan(limits.timeoutMs + 1000);
-		expect(memory.grewOwn + memory.children).toBeLessThan(100 * MB);
-	});
+	it.each([
+		['a 2 MB PDF', 1, 2.2 * MB],
+		['a 6 kB PDF (deflated twice)', 2, 6_000],
+	] as const)(
+		'refuses %s that inflates to 2 GiB within its time limit plus 1 s, for less than 100 MB of resident memory',
+		async (_, layers, size) => {
+			const bomb = makeBombPdf(2048 * 1024 * 1024, { layers });
+			expect(bomb.length).toBeLessThan(size);
+			const stop = meterResidentMemory();
+			const started = performance.now();
+			const outcome = await pdfText(bomb, limits);
+			const elapsed = performance.now() - started;
+			const memory = stop();
+			console.info(
+				`bomb of ${bomb.length} bytes: ${outcome.ok ? 'read' : outcome.failure} after ${Math.round(elapsed)} ms; RSS ${(memory.baseline / MB).toFixed(1)} MB ` +
+					`+${(memory.grewOwn / MB).toFixed(1)} MB here, children ${(memory.children / MB).toFixed(1)} MB private ` +
+					`(${(memory.childrenWithSharedPages / MB).toFixed(1)} MB with shared pages)`,
+			);
+			// Killed past its memory, or at the deadline if pdf.js inflates slower than the budget fills: refused either way.
+			expect(outcome.ok ? 'read' : outcome.failure).toMatch(/^(too-large|too-slow)$/);
+			expect(elapsed).toBeLessThan(limits.timeoutMs + 1000);
+			expect(memory.grewOwn + memory.children).toBeLessThan(100 * MB);
+		},
+	);
 
 	it('still reads an ordinary PDF afterwards', async () => {
 		expect(await pdfText(makePdf(['Still here.']), limits)).toEqual({ ok: true, text: 'Still here.' });
