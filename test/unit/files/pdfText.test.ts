@@ -26,7 +26,7 @@ describe('pdfText', () => {
 		});
 	});
 
-	it('lets the rest of the bot run while it reads: other work gets turns between pages', async () => {
+	it('lets the rest of the bot run while it reads: other work gets its turns', async () => {
 		const pdf = makePdf(Array.from({ length: 100 }, (_, i) => `page ${i} ${'lorem ipsum '.repeat(6)}`));
 		let turns = 0;
 		const others = setInterval(() => (turns += 1), 0);
@@ -36,7 +36,7 @@ describe('pdfText', () => {
 		} finally {
 			clearInterval(others);
 		}
-		// Run to the end on promises alone, pdf.js would give timers (and sockets) no turn at all until it was done.
+		// pdf.js runs in a process of its own: the bot's timers (and sockets) keep their turns however long it takes.
 		expect(turns).toBeGreaterThan(10);
 	});
 });
