@@ -1,5 +1,6 @@
 import { ModalBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import { button, modal, type Command } from '../src/app/command.js';
+import { argumentsOf } from '../src/app/commandData.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import { answerAsk } from '../src/asking/ask.js';
@@ -17,13 +18,12 @@ import type { Conversation } from '../src/conversations/conversationRepository.j
 import { askData } from './definitions/ask.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
-	const prompt = interaction.options.getString('prompt', true);
+	const { prompt, private: isPrivate = false, file } = argumentsOf(interaction, askData.options);
 	checkPrompt(prompt, sentence('members.ask.emptyPrompt'));
-	const file = interaction.options.getAttachment('file');
 	// A file Veil does not read, or too large, is refused here: ephemerally, before anything is acknowledged.
 	const attachments = file ? [attachmentRef(file)] : undefined;
 	if (attachments) checkAttachments(attachments);
-	await answerAsk(interaction, { source: 'ask', prompt, private: interaction.options.getBoolean('private') ?? false, attachments }, ctx);
+	await answerAsk(interaction, { source: 'ask', prompt, private: isPrivate, attachments }, ctx);
 }
 
 function followUpModal(conversation: Conversation, presserId: string, locale: SupportedLocale): ModalBuilder {
