@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandData } from '../../../commands/definitions/index.js';
 import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
+import { FLAG_PAGE_SIZE } from '../../../src/moderation/flagRepository.js';
 import { commandRegistrations, LOCALIZED_LOCALES, localizeCommands, MissingCommandText } from '../../../src/i18n/commandLocalizations.js';
 
 interface Node {
@@ -58,7 +59,9 @@ describe('localizeCommands', () => {
 		};
 		compare(registered(), catalogues['en-US'].commands, '');
 		expect(mismatched).toEqual([]);
+		// The list's description counts its page in words; the page size is what it counts.
 		expect(registered().find((command) => command.name === 'flagged')?.options?.[0]?.description).toBe('Hidden replies, newest first, ten a page');
+		expect(FLAG_PAGE_SIZE).toBe(10);
 	});
 
 	it('refuses to register a command, option or choice en-US.json lacks, naming it', () => {
