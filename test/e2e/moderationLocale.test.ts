@@ -95,10 +95,14 @@ describe("the mod-log in the server's language", () => {
 		const german = await runSubcommand(harness(), { ...admin, locale: 'de' }, 'settings', 'language');
 		expect(german.original?.content).toMatch(/^Serversprache: \*\*Deutsch\*\*/);
 		expect(german.original?.content).toContain('**Französisch · Français**');
+		// The command is named as the German command picker shows it.
+		expect(german.original?.content).toContain('gewählt mit /einstellungen sprache (');
 
 		// Back to the server's own: French again, and a value Discord would not offer is refused.
 		await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'server' }]);
 		expect((await harness().bot.context.settings.get(guild.id)).locale).toBeUndefined();
+		const own = await runSubcommand(harness(), { ...admin, locale: 'de' }, 'settings', 'language');
+		expect(own.original?.content).toContain('`/einstellungen sprache wahl:` wählt eine andere.');
 		const refused = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'xx' }]);
 		expect(refused.original?.content).toBe('Veil does not speak `xx`. Choose a language from the list. Nothing was changed.');
 	});
