@@ -16,7 +16,7 @@ export interface PdfProcessLimits {
  * are shared); elsewhere the growth of the whole since the start.
  */
 const WATCHDOG = String.raw`
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 const start = process.memoryUsage.rss();
 const used = process.platform === 'linux'
@@ -25,6 +25,7 @@ const used = process.platform === 'linux'
 setInterval(() => {
 	if (used() > workerData.privateMemoryBytes || process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL');
 }, workerData.watchEveryMs);
+parentPort.postMessage('watching');
 `;
 
 /**
@@ -45,6 +46,8 @@ const watchdog = new Worker(limits.watchdog, {
 // Without its watchdog the process has no memory bound: it ends, and the PDF is not read.
 watchdog.on('error', () => process.exit(70));
 watchdog.unref();
+// Nothing is read before the watchdog watches.
+await new Promise((resolve) => watchdog.once('message', resolve));
 
 async function extract(bytes) {
 	const { getDocument } = await import(limits.pdfjs);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pdfText } from '../../../src/files/pdfText.js';
 import { FILE_LIMITS } from '../../../src/files/readAttachments.js';
@@ -8,7 +8,7 @@ const MB = 1_000_000;
 const limits = { maxPages: FILE_LIMITS.maxPages, timeoutMs: FILE_LIMITS.pdfTimeoutMs, maxCharacters: FILE_LIMITS.fileMaxCharacters };
 
 /** A field of /proc/<pid>/status in bytes (its values are in kB), or 0 once the process is gone. */
-function statusBytes(pid: number | 'self', field: string): number {
+function statusBytes(pid: string, field: string): number {
 	try {
 		const line = readFileSync(`/proc/${pid}/status`, 'utf8')
 			.split('\n')
@@ -19,17 +19,16 @@ function statusBytes(pid: number | 'self', field: string): number {
 	}
 }
 
-function childrenOfThisProcess(): number[] {
-	const pids: number[] = [];
-	for (const task of readdirSync('/proc/self/task'))
-		for (const pid of readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) pids.push(Number(pid));
-	return pids;
+/** Children of this process's main thread, which is where node starts them. */
+function childrenOfThisProcess(): string[] {
+	return readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
 }
 
 /**
  * Resident memory a PDF costs while it is read: this process's growth, and the memory private to any process it
- * starts (anonymous pages; the node binary's and pdf.js's file pages are shared page cache). Sampled every 2 ms
- * while the event loop turns, and from the kernel's high-water mark of this process for when it does not.
+ * starts (anonymous pages; the node binary's and pdf.js's file pages are shared page cache). Sampled every 5 ms
+ * while the event loop turns (sparingly: the sampling's own garbage grows this process's young generation too), and
+ * from the kernel's high-water mark of this process for when it does not turn.
  */
 function meterResidentMemory() {
 	const baseline = process.memoryUsage.rss();
@@ -48,7 +47,7 @@ function meterResidentMemory() {
 		peakChildren = Math.max(peakChildren, anon);
 		peakChildrenTotal = Math.max(peakChildrenTotal, total);
 	};
-	const timer = setInterval(sample, 2);
+	const timer = setInterval(sample, 5);
 	return () => {
 		clearInterval(timer);
 		sample();
