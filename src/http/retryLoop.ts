@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
 /** Retries after the first attempt (0: one attempt only), the first back-off before jitter, the cap of every wait. */
 export interface RetryPolicy {
 	maxRetries: number;
@@ -44,11 +42,7 @@ export async function retryLoop<T>(attempt: Attempt<T>, options: RetryLoopOption
 		// A wait longer than the cap is the service saying "not now": retrying sooner would only spend the retries.
 		const tooLong = retryAfterMs !== undefined && retryAfterMs > options.maxRetryDelayMs;
 		if (!result.retry || retry > options.maxRetries || tooLong) throw result.error;
-		try {
-			await sleep(retryDelayMs(retry, retryAfterMs, options), undefined, { signal });
-		} catch (error) {
-			throw signal?.aborted ? signal.reason : error;
-		}
+		await backOff(retryDelayMs(retry, retryAfterMs, options), signal);
 	}
 }
 
@@ -73,6 +67,22 @@ async function attemptOnce<T>(attempt: Attempt<T>, { signal, timeoutMs, onThrow 
 		clearTimeout(timer);
 		signal?.removeEventListener('abort', forward);
 	}
+}
+
+/** Waits `ms`, or rejects with `signal.reason` once it aborts; on the global timers, so a test can fake them. */
+function backOff(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted) return reject(signal.reason);
+		const abort = (): void => {
+			clearTimeout(timer);
+			reject(signal?.reason);
+		};
+		const timer = setTimeout(() => {
+			signal?.removeEventListener('abort', abort);
+			resolve();
+		}, ms);
+		signal?.addEventListener('abort', abort, { once: true });
+	});
 }
 
 /**

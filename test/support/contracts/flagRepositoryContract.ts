@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 import { askedPrivately, FlagRepository, type FlagRecord, type NewFlag } from '../../../src/moderation/flagRepository.js';
 import { moveLegacyFlags } from '../../../src/moderation/flagMigration.js';
@@ -43,6 +43,7 @@ export function flagRepositoryContract(storeUrl: () => string): void {
 		({ store, atomic } = await openStorage(url, logger, options));
 	});
 	afterEach(async () => {
+		vi.useRealTimers();
 		await Promise.all([store.close(), atomic.close()]);
 	});
 
@@ -127,10 +128,12 @@ export function flagRepositoryContract(storeUrl: () => string): void {
 	});
 
 	it('forgets flags after the retention period', async () => {
+		// The clock moves, not the test: only Date is faked, so the store's own connection keeps its real timers.
+		vi.useFakeTimers({ toFake: ['Date'] });
 		const flags = new FlagRepository(store, atomic, 0.3 / 86_400, { current: KEY });
 		const flag = await flags.create(newFlag());
 		expect((await flags.list(GUILD, 1)).total).toBe(1);
-		await new Promise((resolve) => setTimeout(resolve, 450));
+		vi.setSystemTime(Date.now() + 450);
 		expect(await flags.find(GUILD, flag.id)).toBeUndefined();
 		expect((await flags.list(GUILD, 1)).total).toBe(0);
 		expect(await flags.decide(GUILD, flag.id, { kind: 'reviewed', by: '1' })).toEqual({ kind: 'not-found' });

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UpstreamError } from '../../../src/generation/upstreamError.js';
 import { candidateText } from '../../../src/generation/generationResponse.js';
 import type { GenerationClientOptions } from '../../../src/generation/generationClient.js';
@@ -8,6 +8,17 @@ import { answerOf, rejectionOf } from '../../support/errorChecks.js';
 import { safeResponse } from '../../support/upstreamStandIn.js';
 
 const fixture = useGenerationClient();
+afterEach(() => {
+	vi.restoreAllMocks();
+	vi.useRealTimers();
+});
+
+/** Fakes the clock the back-offs wait on; resolves the returned wait once a back-off of `ms` is on it. */
+function fakeClock(): { backOff(ms: number): Promise<void> } {
+	vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+	const scheduled = vi.spyOn(globalThis, 'setTimeout');
+	return { backOff: (ms) => expect.poll(() => scheduled.mock.calls.some(([, delay]) => delay === ms)).toBe(true) };
+}
 const client = (overrides?: Partial<GenerationClientOptions>) => fixture.client(overrides);
 
 const upstreamError = (promise: Promise<unknown>) => rejectionOf(promise, UpstreamError);
@@ -20,8 +31,14 @@ describe('GenerationClient retries', () => {
 	});
 
 	it('honours Retry-After: 1 in seconds', async () => {
+		const clock = fakeClock();
 		fixture.standIn.scriptGeneration({ status: 429, headers: { 'retry-after': '1' } });
-		expect(candidateText(await client({ maxRetryDelayMs: 8000 }).generate('hi'))).toBe('Answer to: hi');
+		const answer = client({ maxRetryDelayMs: 8000 }).generate('hi');
+		await clock.backOff(1000);
+		await vi.advanceTimersByTimeAsync(999);
+		expect(fixture.standIn.requests).toHaveLength(1);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(candidateText(await answer)).toBe('Answer to: hi');
 		expect(fixture.standIn.requests).toHaveLength(2);
 	});
 
@@ -164,14 +181,18 @@ describe('GenerationClient cancellation', () => {
 	});
 
 	it('stops retrying when aborted during the back-off', async () => {
+		const clock = fakeClock();
 		fixture.standIn.setDefaultGeneration({ status: 503, headers: { 'retry-after': '1' } });
 		const controller = new AbortController();
 		const pending = client({ maxRetryDelayMs: 8000 }).generate('hi', { signal: controller.signal });
-		await fixture.standIn.waitForRequests(1);
+		// The answer read, the one-second back-off (Retry-After: 1) is waiting on the clock.
+		await clock.backOff(1000);
+		const timers = vi.getTimerCount();
 		controller.abort(new Error('cancelled'));
 		await expect(pending).rejects.toThrow('cancelled');
-		// Past the one-second back-off: had the retry survived the abort, it would have arrived by now.
-		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// The one-second back-off is gone with the abort, and the clock running past it sends nothing.
+		expect(vi.getTimerCount()).toBe(timers - 1);
+		await vi.advanceTimersByTimeAsync(1500);
 		expect(fixture.standIn.requests).toHaveLength(1);
 	});
 
