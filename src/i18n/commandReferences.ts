@@ -9,9 +9,10 @@ import { SOURCE_LOCALE, type SupportedLocale } from './locales.js';
  * - `{{/settings limits asks_per_day:0, option}}` is the option alone (`fragen_pro_tag:0`);
  * - `{{app:Ask Veil}}` is a message command's name, as its Apps menu shows it.
  *
- * Plain text, not Discord's command mention (`</name sub:id>`): a mention needs the command's id, which exists only
- * once deploy-commands has registered it (and differs between a guild's registration and the global one), and it
- * names a command and its subcommand but never an option, which most of Veil's references need.
+ * Plain text, not Discord's command mention (`</name sub:id>`): the client shows a mention's name exactly as written,
+ * never localized, and a mention written with a localized name does not open the command (discord-api-docs #5518,
+ * #5632, #7309: "working as intended"). A mention would also need the id deploy-commands gets (another for a guild's
+ * registration than the global one), and names no option, which most of Veil's references need.
  */
 export const COMMAND_REFERENCE = /\{\{(?:\/([^{},]+?)(, option)?|app:([^{},]+?))\}\}/g;
 
