@@ -26,7 +26,7 @@ import { moveLegacyFlags } from '../moderation/flagMigration.js';
 import type { Store } from '../storage/store.js';
 import { openStorage, type StoreOptions } from '../storage/openStorage.js';
 import { clientShardOptions, forgetShardEnvironment } from '../discord/shards.js';
-import { setAskQueueLength, setAsksInFlight, watchGateway } from '../operations/metrics.js';
+import { Metrics } from '../operations/metrics.js';
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
 import { checkReadiness } from '../operations/readiness.js';
 import { HOUR_MS } from '../time/durations.js';
@@ -75,7 +75,8 @@ export class TokenRejectedError extends Error {
 /** Starts the bot: store, upstream clients, and the gateway client, resolving once Discord says READY. */
 export async function startBot(config: Config, options: BotOptions): Promise<RunningBot> {
 	const { logger } = options;
-	const storage = await openStorage(config.storeUrl, logger, options.store);
+	const metrics = new Metrics();
+	const storage = await openStorage(config.storeUrl, logger, { ...options.store, onError: () => metrics.recordStoreError() });
 	const { store, atomic } = storage;
 	const keys = { current: config.tokenEncryptionKey, previous: config.tokenEncryptionKeyPrevious };
 	const flags = new FlagRepository(store, atomic, config.flagRetentionDays, keys);
@@ -128,6 +129,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		generation,
 		login,
 		client,
+		metrics,
 		automod: new AutomodRuleCache(client.rest, logger),
 		admission: new Admission({
 			concurrency: config.askConcurrency,
@@ -135,10 +137,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			memberPerMinute: config.askMemberPerMinute,
 			linkPerProcessPerMinute: config.linkPerProcessPerMinute,
 			counter: atomic,
-			onLineChange: (holding, waiting) => {
-				setAsksInFlight(holding);
-				setAskQueueLength(waiting);
-			},
+			onLineChange: (holding, waiting) => metrics.setLine(holding, waiting),
 			...options.admission,
 		}),
 	};
@@ -152,7 +151,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
 	client.on(Events.ShardReady, (shardId) => logger.info({ shardId }, 'shard ready'));
 	client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ shardId, code: event.code }, 'shard disconnected for good'));
-	const unwatchGateway = watchGateway(client);
+	const unwatchGateway = metrics.watchGateway(client);
 	let operator: OperatorServer | undefined;
 
 	// In the background: until the record of daily limits is there, asks read their server's settings instead.
@@ -194,6 +193,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 				host: config.metricsHost,
 				port: config.metricsPort,
 				readiness: () => checkReadiness(client, probeStore),
+				metrics,
 				logger,
 			});
 		}

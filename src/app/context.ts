@@ -8,6 +8,7 @@ import type { FlagRepository } from '../moderation/flagRepository.js';
 import type { GenerationClient } from '../generation/generationClient.js';
 import type { Logger } from '../logging/logger.js';
 import type { LoginClient } from '../accounts/loginClient.js';
+import type { Metrics } from '../operations/metrics.js';
 import type { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 import type { SupportedLocale } from '../i18n/locales.js';
@@ -27,6 +28,8 @@ export interface BotContext {
 	readonly client: Client;
 	/** Whether each ask goes upstream, and when: the line, the limits and the circuit breaker. */
 	readonly admission: Admission;
+	/** This bot's operators' metrics. */
+	readonly metrics: Metrics;
 	/** Each server's AutoMod rules, applied to prompts and answers where Veil has Manage Server. */
 	readonly automod: AutomodRuleCache;
 }

@@ -3,7 +3,6 @@ import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmi
 import type { BotContext, InteractionContext } from './context.js';
 import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
 import { answerAlone } from '../discord/answers.js';
-import { updatesInPlace } from '../discord/updateInPlace.js';
 import type { FoundHandler, Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
 import { checkPreconditions } from '../discord/permissions.js';
@@ -11,7 +10,6 @@ import type { ComponentHandler } from './command.js';
 import { placeOf } from './place.js';
 import { resolveLocale, type SupportedLocale } from '../i18n/locales.js';
 import { render, sentence, t } from '../i18n/translate.js';
-import { lazyChild } from '../logging/lazyChild.js';
 
 /** The reason an interaction still running when the shutdown grace runs out is stopped with. */
 class ShuttingDownError extends VeilError {
@@ -79,12 +77,12 @@ export class InteractionRouter {
 
 	async #run(interaction: Interaction): Promise<void> {
 		if (!interaction.isRepliable()) return;
-		const log = lazyChild(this.#ctx.logger, () => ({
+		const log = this.#ctx.logger.child({
 			interactionId: interaction.id,
 			userId: interaction.user.id,
 			guildId: interaction.guildId ?? undefined,
 			route: describeRoute(interaction),
-		}));
+		});
 		const controller = new AbortController();
 		this.#controllers.add(controller);
 		// Decided once for the interaction: where it happens, and the language it is answered in.
@@ -176,6 +174,14 @@ function describeRoute(interaction: Interaction): string {
 	if (interaction.isMessageContextMenuCommand()) return `message command ${interaction.commandName}`;
 	if (interaction.isButton() || interaction.isModalSubmit()) return parseCustomId(interaction.customId).prefix;
 	return `type ${interaction.type}`;
+}
+
+/**
+ * Whether the interaction's answer updates a message in place: a component's, or a form's deferred as an update of
+ * the message it came from (which, unlike a deferred reply, fixes no visibility).
+ */
+function updatesInPlace(interaction: RepliableInteraction): boolean {
+	return interaction.isMessageComponent() || (interaction.deferred && interaction.ephemeral === null);
 }
 
 /**

@@ -9,7 +9,7 @@ import { automodRefusalOf } from '../discord/automodRefusal.js';
 import { readAttachments } from '../files/readAttachments.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
 import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
-import { askOutcomeOf, observeGeneration, recordAsk, type AskOutcome } from '../operations/metrics.js';
+import { askOutcomeOf, type AskOutcome } from '../operations/metrics.js';
 import {
 	findLinkQuietly,
 	linkFirstAnswer,
@@ -40,10 +40,10 @@ interface Admitted {
  */
 export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<void> {
 	const outcome = await askOnce(interaction, request, ctx).catch((error: unknown) => {
-		recordAsk(askOutcomeOf(error));
+		ctx.metrics.recordAsk(askOutcomeOf(error));
 		throw error;
 	});
-	recordAsk(outcome);
+	ctx.metrics.recordAsk(outcome);
 }
 
 async function askOnce(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<AskOutcome> {
@@ -151,14 +151,14 @@ async function generate(
 		const started = performance.now();
 		return ctx.generation
 			.generate(input, { credentials: account?.credentials, signal: ctx.signal })
-			.finally(() => observeGeneration((performance.now() - started) / 1000));
+			.finally(() => ctx.metrics.observeGeneration((performance.now() - started) / 1000));
 	});
 }
 
 /** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules on the answer's text. */
 async function judge(interaction: AskInteraction, response: GenerationResponse, { rules }: Gathered, ctx: InteractionContext): Promise<Verdict> {
 	const verdict = judgeResponse(response);
-	const heldBy = verdict.kind === 'shown' && rules ? holdingRule(rules.matcher, verdict.text, rules.context) : undefined;
+	const heldBy = verdict.kind === 'shown' && rules ? await holdingRule(rules.server, verdict.text, interaction, rules.context, ctx) : undefined;
 	return heldBy ? holdByRule(response, heldBy) : verdict;
 }
 

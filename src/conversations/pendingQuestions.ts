@@ -1,4 +1,4 @@
-import { randomBytesPooled } from '../crypto/randomBytesPooled.js';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { seal, unsealWithKeyring, type Keyring } from '../crypto/sealing.js';
 import { SealError } from '../crypto/sealError.js';
@@ -75,7 +75,7 @@ export class PendingQuestionRepository {
 
 	/** Keeps the message for `userId`'s new form, which replaces any earlier one; returns the key for the form's custom_id. */
 	async save(userId: string, message: PendingQuestion, now = Date.now()): Promise<string> {
-		const formId = randomBytesPooled(12).toString('base64url');
+		const formId = randomBytes(12).toString('base64url');
 		const record: z.infer<typeof pendingRecordSchema> = {
 			version: 2,
 			formId,

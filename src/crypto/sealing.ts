@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { randomBytesPooled } from './randomBytesPooled.js';
 import { SealError } from './sealError.js';
 
 const VERSION = 'v1';
@@ -24,7 +23,7 @@ const KEY_HELP = `TOKEN_ENCRYPTION_KEY must be ${KEY_FORMAT}`;
  */
 export function seal(plaintext: string, associatedData: string, key: Buffer): string {
 	checkKey(key);
-	const iv = randomBytesPooled(IV_BYTES);
+	const iv = randomBytes(IV_BYTES);
 	const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
 	cipher.setAAD(aad(associatedData));
 	const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

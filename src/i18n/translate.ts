@@ -71,18 +71,9 @@ void instance.init({
 
 const isSentence = (value: MessageValue): value is Sentence => typeof value === 'object' && !Array.isArray(value);
 
-// A sentence without values is the same every time: rendered once (i18next takes microseconds a call), since a label
-// or a button is rendered on every answer. Bounded by the catalogues' size.
-const plainSentences = new Map<string, string>();
-
 /** The sentence `key` in `locale`, its `{{placeholders}}` filled from `values` (en-US where the locale lacks it). */
 export function t(locale: SupportedLocale, key: MessageKey, values?: MessageValues): string {
-	if (values === undefined) {
-		const cacheKey = `${locale} ${key}`;
-		let said = plainSentences.get(cacheKey);
-		if (said === undefined) plainSentences.set(cacheKey, (said = instance.t(key, { lng: locale })));
-		return said;
-	}
+	if (values === undefined) return instance.t(key, { lng: locale });
 	const filled: Record<string, string | number | readonly string[]> = {};
 	for (const [name, value] of Object.entries(values)) filled[name] = inLocale(locale, value);
 	return instance.t(key, { ...filled, lng: locale });

@@ -2,99 +2,119 @@ import type { Client } from 'discord.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
 
-/**
- * The operators' metrics (see the README's Operators section), one registry per process. Labels hold only the
- * fixed values below and shard ids: never a user, a server, a prompt or a secret.
- */
-const registry = new Registry();
-let processMetrics = false;
-
-/**
- * Adds prom-client's process defaults (CPU, memory, event loop lag, handles) to the registry, once. Called when the
- * operators' endpoint starts: they keep an event-loop delay monitor and a GC observer running, which a process that
- * serves no /metrics (no METRICS_PORT) would pay for with nothing reading them.
- */
-export function collectProcessMetrics(): void {
-	if (processMetrics) return;
-	processMetrics = true;
-	collectDefaultMetrics({ register: registry });
-}
-
 /** How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before the upstream (busy, limited), or failed. */
 const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
 export type AskOutcome = (typeof ASK_OUTCOMES)[number];
 
 /** How a /link submit ended. */
 const LINK_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;
-type LinkOutcome = (typeof LINK_OUTCOMES)[number];
+export type LinkOutcome = (typeof LINK_OUTCOMES)[number];
 
 /**
- * What every ask adds, kept as plain numbers until the metrics are read: prom-client's label hashing and bucket
- * search showed at tens of µs an ask in the profile. Applied at every read, and when many gather.
+ * One bot's metrics (see the README's Operators section), on its own registry: tests run several bots in one
+ * process. Labels hold only the fixed values below and shard ids: never a user, a server, a prompt or a secret.
  */
-const pendingAsks = new Map<AskOutcome, number>();
-const pendingGenerations: number[] = [];
-const PENDING_MAX = 1024;
+export class Metrics {
+	readonly #registry = new Registry();
+	#processMetrics = false;
+	readonly #asks: Counter;
+	readonly #links: Counter;
+	readonly #generation: Histogram;
+	readonly #storeErrors: Counter;
+	// The line changes twice an ask; its gauges are set from the latest counts when they are read.
+	readonly #line = { waiting: 0, running: 0 };
+	readonly #clients = new Set<Client>();
 
-function applyPending(): void {
-	for (const [outcome, count] of pendingAsks) asks.inc({ outcome }, count);
-	pendingAsks.clear();
-	for (const seconds of pendingGenerations) generation.observe(seconds);
-	pendingGenerations.length = 0;
+	constructor() {
+		const registers = [this.#registry];
+		const line = this.#line;
+		const clients = this.#clients;
+		this.#asks = new Counter({ name: 'veil_asks_total', help: 'Asks answered, by outcome.', labelNames: ['outcome'], registers });
+		this.#links = new Counter({ name: 'veil_links_total', help: '/link submits, by outcome.', labelNames: ['outcome'], registers });
+		// Every outcome is exported from the start, at 0, so a rate over it is defined before the first of its kind.
+		for (const outcome of ASK_OUTCOMES) this.#asks.inc({ outcome }, 0);
+		for (const outcome of LINK_OUTCOMES) this.#links.inc({ outcome }, 0);
+		this.#generation = new Histogram({
+			name: 'veil_generation_duration_seconds',
+			help: 'Time of one generation call, retries included, whatever its result.',
+			buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120, 180],
+			registers,
+		});
+		new Gauge({
+			name: 'veil_ask_queue_length',
+			help: 'Asks waiting in line for a generation slot.',
+			registers,
+			collect() {
+				this.set(line.waiting);
+			},
+		});
+		new Gauge({
+			name: 'veil_asks_in_flight',
+			help: 'Generation calls in flight.',
+			registers,
+			collect() {
+				this.set(line.running);
+			},
+		});
+		this.#storeErrors = new Counter({ name: 'veil_store_errors_total', help: 'Store operations that failed or timed out.', registers });
+		new Gauge({
+			name: 'veil_gateway_ping_seconds',
+			help: "Each shard's last heartbeat round trip; absent until its first.",
+			labelNames: ['shard'],
+			registers,
+			collect() {
+				this.reset();
+				for (const client of clients) {
+					for (const [id, shard] of client.ws.shards) if (shard.ping >= 0) this.set({ shard: String(id) }, shard.ping / 1000);
+				}
+			},
+		});
+	}
+
+	/**
+	 * Adds prom-client's process defaults (CPU, memory, event loop lag, handles), once. Called when the operators'
+	 * endpoint starts: they keep an event-loop delay monitor and a GC observer running, which a process that serves
+	 * no /metrics (no METRICS_PORT) would pay for with nothing reading them.
+	 */
+	collectProcessMetrics(): void {
+		if (this.#processMetrics) return;
+		this.#processMetrics = true;
+		collectDefaultMetrics({ register: this.#registry });
+	}
+
+	recordAsk(outcome: AskOutcome): void {
+		this.#asks.inc({ outcome });
+	}
+
+	recordLink(outcome: LinkOutcome): void {
+		this.#links.inc({ outcome });
+	}
+
+	observeGeneration(seconds: number): void {
+		this.#generation.observe(seconds);
+	}
+
+	/** For admission: how many generation calls run, and how many asks wait in line. */
+	setLine(running: number, waiting: number): void {
+		this.#line.running = running;
+		this.#line.waiting = waiting;
+	}
+
+	recordStoreError(): void {
+		this.#storeErrors.inc();
+	}
+
+	/** Reports this client's shards' pings until the returned function is called. */
+	watchGateway(client: Client): () => void {
+		this.#clients.add(client);
+		return () => this.#clients.delete(client);
+	}
+
+	/** The Prometheus text of every metric, and its content type. */
+	async text(): Promise<{ contentType: string; body: string }> {
+		return { contentType: this.#registry.contentType, body: await this.#registry.metrics() };
+	}
 }
-
-const asks = new Counter({
-	name: 'veil_asks_total',
-	help: 'Asks answered, by outcome.',
-	labelNames: ['outcome'],
-	registers: [registry],
-	collect: applyPending,
-});
-const links = new Counter({ name: 'veil_links_total', help: '/link submits, by outcome.', labelNames: ['outcome'], registers: [registry] });
-// Every outcome is exported from the start, at 0, so a rate over it is defined before the first of its kind.
-for (const outcome of ASK_OUTCOMES) asks.inc({ outcome }, 0);
-for (const outcome of LINK_OUTCOMES) links.inc({ outcome }, 0);
-
-const generation = new Histogram({
-	name: 'veil_generation_duration_seconds',
-	help: 'Time of one generation call, retries included, whatever its result.',
-	buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120, 180],
-	registers: [registry],
-	collect: applyPending,
-});
-// The line changes twice an ask; its gauges are set from the latest counts when they are read.
-const line = { waiting: 0, running: 0 };
-new Gauge({
-	name: 'veil_ask_queue_length',
-	help: 'Asks waiting in line for a generation slot.',
-	registers: [registry],
-	collect() {
-		this.set(line.waiting);
-	},
-});
-new Gauge({
-	name: 'veil_asks_in_flight',
-	help: 'Generation calls in flight.',
-	registers: [registry],
-	collect() {
-		this.set(line.running);
-	},
-});
-const storeErrors = new Counter({ name: 'veil_store_errors_total', help: 'Store operations that failed or timed out.', registers: [registry] });
-
-const watchedClients = new Set<Client>();
-new Gauge({
-	name: 'veil_gateway_ping_seconds',
-	help: "Each shard's last heartbeat round trip; absent until its first.",
-	labelNames: ['shard'],
-	registers: [registry],
-	collect() {
-		this.reset();
-		for (const client of watchedClients) {
-			for (const [id, shard] of client.ws.shards) if (shard.ping >= 0) this.set({ shard: String(id) }, shard.ping / 1000);
-		}
-	},
-});
 
 // Error codes that mean an outcome other than "error"; an admission refusal adds its own codes here.
 const OUTCOME_OF_CODE = {
@@ -171,48 +191,11 @@ const LINK_OUTCOME_OF_CODE: ReadonlyMap<VeilErrorCode, Exclude<LinkOutcome, 'lin
 	['link_bad_password', 'invalid'],
 ]);
 
-export function recordAsk(outcome: AskOutcome): void {
-	pendingAsks.set(outcome, (pendingAsks.get(outcome) ?? 0) + 1);
-}
-
 /** The outcome of an ask that ended with this error. */
 export function askOutcomeOf(error: unknown): AskOutcome {
 	return error instanceof VeilError ? OUTCOME_OF_CODE[error.code] : 'error';
 }
 
-export function recordLink(outcome: LinkOutcome): void {
-	links.inc({ outcome });
-}
-
 export function linkOutcomeOf(error: unknown): LinkOutcome {
 	return (error instanceof VeilError && LINK_OUTCOME_OF_CODE.get(error.code)) || 'error';
-}
-
-export function observeGeneration(seconds: number): void {
-	pendingGenerations.push(seconds);
-	if (pendingGenerations.length >= PENDING_MAX) applyPending();
-}
-
-/** For admission: how many asks wait in line, and how many generation calls run. */
-export function setAskQueueLength(waiting: number): void {
-	line.waiting = waiting;
-}
-
-export function setAsksInFlight(running: number): void {
-	line.running = running;
-}
-
-export function recordStoreError(): void {
-	storeErrors.inc();
-}
-
-/** Reports this client's shards' pings until the returned function is called. */
-export function watchGateway(client: Client): () => void {
-	watchedClients.add(client);
-	return () => watchedClients.delete(client);
-}
-
-/** The Prometheus text of every metric, and its content type. */
-export async function metricsText(): Promise<{ contentType: string; body: string }> {
-	return { contentType: registry.contentType, body: await registry.metrics() };
 }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logging/logger.js';
-import { collectProcessMetrics, metricsText } from './metrics.js';
+import type { Metrics } from './metrics.js';
 import { pathOf } from './requestPath.js';
 import { recentReadiness, type Readiness } from './readiness.js';
 
@@ -20,10 +20,11 @@ export async function startOperatorServer(options: {
 	readonly host: string;
 	readonly port: number;
 	readonly readiness: () => Promise<Readiness>;
+	readonly metrics: Metrics;
 	readonly logger: Logger;
 }): Promise<OperatorServer> {
-	const { logger } = options;
-	collectProcessMetrics();
+	const { logger, metrics } = options;
+	metrics.collectProcessMetrics();
 	// However often probes come, the shards and the store are read at most once a second.
 	const readiness = recentReadiness(options.readiness);
 
@@ -39,7 +40,7 @@ export async function startOperatorServer(options: {
 			return send(now.ready ? 200 : 503, 'application/json', `${JSON.stringify(now)}\n`);
 		}
 		if (path === '/metrics') {
-			const { contentType, body } = await metricsText();
+			const { contentType, body } = await metrics.text();
 			return send(200, contentType, body);
 		}
 		send(404, 'text/plain', 'not found: /metrics, /healthz, /readyz\n');

@@ -1,5 +1,4 @@
-import { AttachmentBuilder, type MessageMentionOptions } from 'discord.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
+import { AttachmentBuilder } from 'discord.js';
 import { MESSAGE_LIMIT, splitReply } from './splitReply.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
@@ -8,10 +7,10 @@ import { t } from '../i18n/translate.js';
 const MAX_MESSAGES = 4;
 export const ATTACHMENT_NAME = 'reply.md';
 
+/** One message of an answer; it pings no one by the client's default (see app/bot.ts). */
 export interface OutgoingMessage {
 	content: string;
 	files?: AttachmentBuilder[];
-	allowedMentions: MessageMentionOptions;
 }
 
 /**
@@ -23,7 +22,7 @@ export interface OutgoingMessage {
 export function answerMessages(text: string, cutShort: boolean, locale: SupportedLocale, header = ''): OutgoingMessage[] {
 	const prefix = header ? `${header}\n` : '';
 	const suffix = cutShort ? `\n-# ${t(locale, 'members.ask.cutShort')}` : '';
-	if (text.trim() === '') return [{ content: `${prefix}${t(locale, 'members.ask.emptyAnswer')}${suffix}`, allowedMentions: NO_MENTIONS }];
+	if (text.trim() === '') return [{ content: `${prefix}${t(locale, 'members.ask.emptyAnswer')}${suffix}` }];
 
 	const chunks = splitReply(text, MESSAGE_LIMIT - prefix.length - suffix.length);
 	if (chunks.length > MAX_MESSAGES) {
@@ -33,12 +32,10 @@ export function answerMessages(text: string, cutShort: boolean, locale: Supporte
 			{
 				content: `${prefix}${first}${suffix}${attachedNote}`,
 				files: [new AttachmentBuilder(Buffer.from(text, 'utf8'), { name: ATTACHMENT_NAME })],
-				allowedMentions: NO_MENTIONS,
 			},
 		];
 	}
 	return chunks.map((chunk, index) => ({
 		content: `${index === 0 ? prefix : ''}${chunk}${index === chunks.length - 1 ? suffix : ''}`,
-		allowedMentions: NO_MENTIONS,
 	}));
 }

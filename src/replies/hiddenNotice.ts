@@ -1,5 +1,4 @@
 import { escapeMarkdown } from 'discord.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import type { HideReason, Verdict } from '../generation/safetyVerdict.js';
 import { describeRatings, flaggedRatings, upstreamLabel } from './ratingLabels.js';
 import { isDiscordAutomodHold } from './discordAutomodHold.js';
@@ -68,5 +67,5 @@ export function hiddenNotice(
 	// Discord names no rule: the headline is the whole why.
 	if (!isDiscordAutomodHold(verdict.rule)) lines.push(t(locale, 'members.ask.hidden.why', { reasons }));
 	if (flagId) lines.push(`-# ${t(locale, 'members.ask.hidden.reference', { flagId })}`);
-	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT), allowedMentions: NO_MENTIONS };
+	return { content: truncate(lines.join('\n'), MESSAGE_LIMIT) };
 }

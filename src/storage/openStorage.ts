@@ -13,6 +13,8 @@ export interface StoreOptions {
 	readonly namespace?: string;
 	/** How long one operation may take before it fails with StoreError. */
 	readonly operationTimeoutMs?: number;
+	/** Told of every operation that failed or timed out: the bot's metrics count them. */
+	readonly onError?: () => void;
 }
 
 /** The store a process uses: plain records through keyv and the atomic operations, over one connection. */
@@ -32,6 +34,7 @@ export async function openStorage(storeUrl: string, logger: Logger, options: Sto
 	const bound = new StoreBound(
 		await openBackend(storeUrl, logger, options.operationTimeoutMs ?? STORE_OPERATION_TIMEOUT_MS),
 		options.operationTimeoutMs ?? STORE_OPERATION_TIMEOUT_MS,
+		options.onError,
 	);
 	const backend = bound.backend;
 	try {

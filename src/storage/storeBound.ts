@@ -1,4 +1,3 @@
-import { recordStoreError } from '../operations/metrics.js';
 import type { OperationClock } from './sqliteGate.js';
 import type { StoreBackend } from './storeBackend.js';
 import { StoreError } from './storeError.js';
@@ -21,10 +20,13 @@ export const PREFIXED_READ_TIMEOUT_MS = 60_000;
 export class StoreBound {
 	readonly backend: StoreBackend;
 	readonly timeoutMs: number;
+	/** Told of every operation that failed or timed out (the operators' metrics count them). */
+	readonly #onError: () => void;
 
-	constructor(backend: StoreBackend, timeoutMs: number) {
+	constructor(backend: StoreBackend, timeoutMs: number, onError: () => void = () => {}) {
 		this.backend = backend;
 		this.timeoutMs = timeoutMs;
+		this.#onError = onError;
 	}
 
 	/** A read: it cannot land later, so it runs beside the gate's line (a member's link is never read behind saves). */
@@ -35,7 +37,7 @@ export class StoreBound {
 	/** A write: refused at once when Redis is not connected, since a command sent later would land after the answer. */
 	write<T>(what: string, operation: () => Promise<T>): Promise<T> {
 		if (this.backend.kind === 'redis' && !this.backend.client.isReady) {
-			recordStoreError();
+			this.#onError();
 			return Promise.reject(new StoreError(`store not connected: ${what} not sent`));
 		}
 		return this.#bounded(what, operation, true, this.timeoutMs);
@@ -60,7 +62,7 @@ export class StoreBound {
 		try {
 			return await Promise.race([running, timeout]);
 		} catch (error) {
-			recordStoreError();
+			this.#onError();
 			if (error instanceof StoreError) throw error;
 			const reason = error instanceof Error ? error.message : String(error);
 			throw new StoreError(`store failed ${what}: ${reason}`, { cause: error, outcomeUnknown: writes && backend.kind === 'redis' });

@@ -5,11 +5,10 @@ import { useHarness } from '../support/harness.js';
 import { askAs, door, editsOf, generationCount, waitForFinalAnswer, WAITING } from '../support/admission.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
 import { sample } from '../support/operators.js';
-import { metricsText } from '../../src/operations/metrics.js';
 
 /** One sample of this process's metrics (the bot runs in it). */
 async function metric(series: string): Promise<number | undefined> {
-	return sample((await metricsText()).body, series);
+	return sample((await harness().bot.context.metrics.text()).body, series);
 }
 
 // One call upstream at a time, two more may wait: the line is short enough to fill by hand. The test decides when
