@@ -17,6 +17,7 @@
 import { cpus } from 'node:os';
 import { PROXY_PROCESSES, runProxyPhase } from './proxyPhase.js';
 import { formatAutomodCost, measureAutomodCost } from './automodCost.js';
+import { formatAutomodWorst, measureAutomodWorst } from './automodWorst.js';
 import { buildRows, buildTailRows, formatProxyTable, formatTable, pooled, type BotFigures } from './report.js';
 import { bareBot, BotBench, veil, type BenchPlan, type RateFigures } from './scenario.js';
 
@@ -64,6 +65,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
 if (process.argv.includes('--automod')) {
 	console.log(formatAutomodCost(await measureAutomodCost()));
+	console.log(formatAutomodWorst(await measureAutomodWorst()));
 	process.exit(0);
 }
 if (proxyOnly) {
@@ -86,6 +88,7 @@ if (proxyOnly) {
 }
 // First, on a machine no bot of the bench has loaded yet.
 const automod = await measureAutomodCost();
+const automodWorst = await measureAutomodWorst();
 log(`bench${quick ? ' --quick' : ''}, ${runs} run${runs > 1 ? 's' : ''}: each phase bare bot first, then Veil`);
 
 const benches = [await BotBench.create(bareBot, plan), await BotBench.create(veil, plan)];
@@ -127,6 +130,7 @@ console.log(
 );
 console.log(formatTable(buildRows(bare, veilFigures, plan)));
 console.log(`\n${formatAutomodCost(automod)}`);
+console.log(formatAutomodWorst(automodWorst));
 const bareAtProxyRate = pooled(
 	bare,
 	plan.rates.findIndex(({ rate }) => rate === PROXY_RATE),

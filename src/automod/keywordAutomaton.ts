@@ -50,18 +50,41 @@ export class KeywordAutomaton<V> {
 		return [asciiClass, table, fail, edgeStart, edgeClass, edgeTarget, firstOut].reduce((sum, array) => sum + array.byteLength, 0);
 	}
 
-	/** The state after reading the code unit `code` in `state`. */
-	step(state: number, code: number): number {
-		const { asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget } = this.#tables;
-		const k = code < 128 ? (asciiClass[code] as number) : (otherClass.get(code) ?? 0);
-		if (k === 0) return 0;
-		for (;;) {
-			if (state < denseStates) return table[state * classCount + k] as number;
-			for (let e = edgeStart[state - denseStates] as number, last = edgeStart[state - denseStates + 1] as number; e < last; e += 1) {
-				if (edgeClass[e] === k) return edgeTarget[e] as number;
+	/**
+	 * Reads `text` from `from` to `to` starting in `state`, and calls `found` with the first output state at each
+	 * place a keyword ends (the index past its last unit); returns the state reached.
+	 */
+	walk(text: string, from: number, to: number, state: number, found: (output: number, end: number) => void): number {
+		const { asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget, firstOut } = this.#tables;
+		for (let i = from; i < to; i += 1) {
+			const code = text.charCodeAt(i);
+			const k = code < 128 ? (asciiClass[code] as number) : (otherClass.get(code) ?? 0);
+			if (k === 0) {
+				state = 0;
+				continue;
 			}
-			state = fail[state] as number;
+			for (;;) {
+				if (state < denseStates) {
+					state = table[state * classCount + k] as number;
+					break;
+				}
+				let next = -1;
+				for (let e = edgeStart[state - denseStates] as number, last = edgeStart[state - denseStates + 1] as number; e < last; e += 1) {
+					if (edgeClass[e] === k) {
+						next = edgeTarget[e] as number;
+						break;
+					}
+				}
+				if (next >= 0) {
+					state = next;
+					break;
+				}
+				state = fail[state] as number;
+			}
+			const out = firstOut[state] as number;
+			if (out >= 0) found(out, i + 1);
 		}
+		return state;
 	}
 
 	/** The longest keyword's output state ending at `state` (-1: none); then `nextOutput` gives the shorter ones. */
@@ -84,13 +107,11 @@ export class KeywordAutomaton<V> {
 
 	/** Calls `found` with each keyword's value at every place it ends in `text` (the index past its last unit). */
 	scan(text: string, found: (value: V, end: number) => void): void {
-		let state = 0;
-		for (let i = 0; i < text.length; i += 1) {
-			state = this.step(state, text.charCodeAt(i));
-			for (let out = this.firstOutput(state); out >= 0; out = this.nextOutput(out)) {
-				for (const value of this.valuesAt(out)) found(value, i + 1);
+		this.walk(text, 0, text.length, 0, (first, end) => {
+			for (let out = first; out >= 0; out = this.nextOutput(out)) {
+				for (const value of this.valuesAt(out)) found(value, end);
 			}
-		}
+		});
 	}
 }
 

@@ -49,6 +49,8 @@ interface Entry {
 
 /** A regex match is only looked for this many times a pattern: enough to see past allowed ones, bounded for any text. */
 const MAX_REGEX_MATCHES = 64;
+/** Regexes read a text this many characters at a time, each window overlapping the last by half. */
+const REGEX_WINDOW = 8192;
 /** How many characters are read between two looks at the clock. */
 const CHECK_EVERY = 4096;
 /** What a compiled regex is counted as, in bytes: RE2 refuses any whose program would be much larger. */
@@ -163,52 +165,68 @@ export class RuleMatcher {
 			if (sweep) live |= bitOf(index);
 		});
 		const visits = sweeps.map(() => 0);
-		let state = 0;
-		for (let at = 0; at < lowered.length && live !== 0; at += 1) {
-			if (budget && at % CHECK_EVERY === 0 && performance.now() > budget.deadline) throw this.#tooCostly(visits.indexOf(Math.max(...visits)));
-			state = this.#automaton.step(state, lowered.charCodeAt(at));
-			const end = at + 1;
-			let out = this.#automaton.firstOutput(state);
-			let needKeyword = out >= 0 ? (this.#keywordRules.get(out) ?? 0) & live : 0;
-			let needAllow = out >= 0 ? (this.#allowRules.get(out) ?? 0) & live : 0;
+		const found = (first: number, end: number) => {
+			// Starts that can no longer gain a hit or an entry are decided first, so that the window never wraps.
+			for (let index = 0; index < sweeps.length; index += 1) {
+				const sweep = sweeps[index];
+				if (!sweep || sweep.done) continue;
+				sweep.advance(end - 1);
+				if (sweep.done && index < MASK_BITS) live &= ~bitOf(index);
+			}
+			let out = first;
+			let needKeyword = (this.#keywordRules.get(out) ?? 0) & live;
+			let needAllow = (this.#allowRules.get(out) ?? 0) & live;
 			while (out >= 0 && (needKeyword | needAllow) !== 0) {
 				for (const entry of this.#automaton.valuesAt(out)) {
 					const bit = bitOf(entry.rule);
-					if ((entry.allow ? needAllow : needKeyword) & bit) {
-						const start = end - entry.pattern.body.length;
-						if (entry.pattern.atWordStart && !startsWordAt(lowered, start)) continue;
-						if (entry.pattern.atWordEnd && !endsWordAt(lowered, end)) continue;
-						const sweep = sweeps[entry.rule] as RuleSweep;
-						if (sweep.done) continue;
-						visits[entry.rule] = (visits[entry.rule] as number) + 1;
-						if (entry.allow) sweep.allow(start, end);
-						else sweep.keyword({ pattern: entry.pattern, start, end, rank: entry.rank });
-						// The longest found here covers (or is harder to cover than) every shorter one ending here.
-						if (entry.rule < MASK_BITS) {
-							if (entry.allow) needAllow &= ~bit;
-							else needKeyword &= ~bit;
-						}
+					if (((entry.allow ? needAllow : needKeyword) & bit) === 0) continue;
+					const start = end - entry.pattern.body.length;
+					if (entry.pattern.atWordStart && !startsWordAt(lowered, start)) continue;
+					if (entry.pattern.atWordEnd && !endsWordAt(lowered, end)) continue;
+					const sweep = sweeps[entry.rule] as RuleSweep;
+					if (sweep.done) continue;
+					visits[entry.rule] = (visits[entry.rule] as number) + 1;
+					if (entry.allow) sweep.allow(start, end);
+					else sweep.keyword({ pattern: entry.pattern, start, end, rank: entry.rank });
+					// The longest found here covers (or is harder to cover than) every shorter one ending here.
+					if (entry.rule < MASK_BITS) {
+						if (entry.allow) needAllow &= ~bit;
+						else needKeyword &= ~bit;
 					}
 				}
 				out = this.#automaton.nextOutput(out);
 				needKeyword &= out >= 0 ? (this.#keywordRules.get(out) ?? 0) : 0;
 				needAllow &= out >= 0 ? (this.#allowRules.get(out) ?? 0) : 0;
 			}
-			sweeps.forEach((sweep, index) => {
-				if (!sweep || sweep.done) return;
-				sweep.advance(end);
-				if (sweep.done && index < MASK_BITS) live &= ~bitOf(index);
-			});
+		};
+		let state = 0;
+		for (let from = 0; from < lowered.length && live !== 0; from += CHECK_EVERY) {
+			if (budget && performance.now() > budget.deadline) throw this.#tooCostly(visits.indexOf(Math.max(...visits)));
+			state = this.#automaton.walk(lowered, from, Math.min(lowered.length, from + CHECK_EVERY), state, found);
 		}
 		for (const sweep of sweeps) if (sweep && !sweep.done) sweep.advance(lowered.length, true);
 	}
 
+	/**
+	 * The first pattern with a match no allow-list entry covers. The text is read in windows of {@link REGEX_WINDOW}
+	 * overlapping by half, so a budget is looked at between windows: a match no longer than the overlap (Discord
+	 * reads messages of at most 4,000 characters) is found whole in some window. A match touching a window's cut,
+	 * which `^`, `$` or `\b` may make there, counts only in the window where it is not cut.
+	 */
 	#regexTrigger(index: number, text: string, sweep: RuleSweep, budget: MatchBudget | undefined): string | undefined {
 		for (const { source, regex } of this.#regexes[index] ?? []) {
-			if (budget && performance.now() > budget.deadline) throw this.#tooCostly(index);
-			const matcher = regex.matcher(text);
-			for (let found = 0; found < MAX_REGEX_MATCHES && matcher.find(); found += 1) {
-				if (!sweep.covers(matcher.start(), matcher.end())) return source;
+			let found = 0;
+			for (let from = 0; from < text.length && found < MAX_REGEX_MATCHES; from += REGEX_WINDOW / 2) {
+				if (budget && performance.now() > budget.deadline) throw this.#tooCostly(index);
+				const to = Math.min(text.length, from + REGEX_WINDOW);
+				const matcher = regex.matcher(text.slice(from, to));
+				for (; found < MAX_REGEX_MATCHES && matcher.find(); found += 1) {
+					const start = from + matcher.start();
+					const end = from + matcher.end();
+					const cut = (start === from && from > 0) || (end === to && to < text.length);
+					if (!cut && !sweep.covers(start, end)) return source;
+				}
+				if (to === text.length) break;
 			}
 		}
 		return undefined;

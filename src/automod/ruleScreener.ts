@@ -32,13 +32,16 @@ interface Thread {
 	readonly progress: Int32Array;
 	/** The version of each server's rules this thread was sent. */
 	readonly sent: Map<string, number>;
+	/** Whether it has loaded; until then the hard limits of what it holds wait to start. */
+	ready: boolean;
+	readonly armOnReady: Array<() => void>;
 }
 
 interface Pending {
 	readonly request: ScreenRequest;
 	readonly rules: RuleSet;
 	readonly resolve: (screening: Screening) => void;
-	readonly timer: NodeJS.Timeout;
+	timer: NodeJS.Timeout | undefined;
 }
 
 /** Servers whose rules were too costly for a text this long: a longer one is refused at once, not read again. */
@@ -89,8 +92,13 @@ export class RuleScreener {
 		const request: ScreenRequest = { id, guildId: rules.guildId, version: rules.version, text, context, budgetMs: this.#budgetMs };
 		if (sendRules) thread.sent.set(rules.guildId, rules.version);
 		return new Promise((resolve) => {
-			const timer = setTimeout(() => void this.#stop(thread.worker, 'past its hard limit'), this.#hardLimitMs);
-			this.#pending.set(id, { request, rules, resolve, timer });
+			const pending: Pending = { request, rules, resolve, timer: undefined };
+			const arm = () => {
+				if (this.#pending.has(id)) pending.timer = setTimeout(() => void this.#stop(thread.worker, 'past its hard limit'), this.#hardLimitMs);
+			};
+			this.#pending.set(id, pending);
+			if (thread.ready) arm();
+			else thread.armOnReady.push(arm);
 			thread.worker.postMessage(sendRules ? { ...request, rules: rules.rules } : request);
 		});
 	}
@@ -114,11 +122,18 @@ export class RuleScreener {
 			void this.#stop(worker, 'failed');
 		});
 		worker.on('exit', () => void this.#stop(worker, 'exited'));
-		this.#thread = { worker, progress: new Int32Array(progress), sent: new Map() };
+		this.#thread = { worker, progress: new Int32Array(progress), sent: new Map(), ready: false, armOnReady: [] };
 		return this.#thread;
 	}
 
 	#settle(worker: Worker, reply: ScreenReply): void {
+		if ('ready' in reply) {
+			const thread = this.#thread;
+			if (thread?.worker !== worker) return;
+			thread.ready = true;
+			for (const arm of thread.armOnReady.splice(0)) arm();
+			return;
+		}
 		const pending = this.#pending.get(reply.id);
 		if (!pending) return;
 		if (reply.kind === 'unknown') {

@@ -25,6 +25,8 @@ export class RuleSweep {
 	/** The first start not decided yet, and `M` of the one before it. */
 	#cursor = 0;
 	#reach = 0;
+	/** Starts in the window holding a hit or an entry: none, and the cursor moves on without looking. */
+	#pending = 0;
 	/** Where `M` rose: start, reach, start, reach… (kept only for a rule with regexes, which are decided after). */
 	readonly #steps: number[] | undefined;
 	trigger: KeywordHit | undefined;
@@ -42,18 +44,27 @@ export class RuleSweep {
 
 	allow(start: number, end: number): void {
 		const slot = start % this.#window;
-		if ((this.#allowEnd[slot] as number) < end) this.#allowEnd[slot] = end;
+		const before = this.#allowEnd[slot] as number;
+		if (before === 0 && (this.#hits[slot] as KeywordHit[]).length === 0) this.#pending += 1;
+		if (before < end) this.#allowEnd[slot] = end;
 	}
 
 	keyword(hit: KeywordHit): void {
 		// Only for a start already decided, which the window's length rules out: named at once rather than lost.
-		if (hit.start < this.#cursor) this.trigger = hit;
-		else this.#hits[hit.start % this.#window]?.push(hit);
+		if (hit.start < this.#cursor) return void (this.trigger = hit);
+		const slot = hit.start % this.#window;
+		const hits = this.#hits[slot] as KeywordHit[];
+		if (hits.length === 0 && this.#allowEnd[slot] === 0) this.#pending += 1;
+		hits.push(hit);
 	}
 
 	/** Decides every start up to `read - longest`, the text having been read to `read`; at the end, all of them. */
 	advance(read: number, atEnd = false): void {
 		const last = atEnd ? read : read - (this.#window - 1);
+		if (this.#pending === 0) {
+			if (this.#cursor <= last) this.#cursor = last + 1;
+			return;
+		}
 		while (this.#cursor <= last && !this.done) {
 			const slot = this.#cursor % this.#window;
 			const end = this.#allowEnd[slot] as number;
@@ -62,6 +73,7 @@ export class RuleSweep {
 				this.#steps?.push(this.#cursor, end);
 			}
 			const hits = this.#hits[slot] as KeywordHit[];
+			if (end > 0 || hits.length > 0) this.#pending -= 1;
 			if (hits.length > 0) {
 				let named: KeywordHit | undefined;
 				for (const hit of hits) if (hit.end > this.#reach && (!named || rankBefore(hit, named))) named = hit;

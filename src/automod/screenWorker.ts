@@ -18,11 +18,13 @@ export interface ScreenRequest {
 	readonly budgetMs: number;
 }
 
-export type ScreenReply = { readonly id: number } & (
-	| { readonly kind: 'matched'; readonly matches: readonly RuleMatch[]; readonly unreadable?: readonly string[] }
-	| { readonly kind: 'tooCostly'; readonly ruleId: string; readonly ruleName: string }
-	| { readonly kind: 'unknown' }
-);
+export type ScreenReply =
+	| { readonly ready: true }
+	| ({ readonly id: number } & (
+			| { readonly kind: 'matched'; readonly matches: readonly RuleMatch[]; readonly unreadable?: readonly string[] }
+			| { readonly kind: 'tooCostly'; readonly ruleId: string; readonly ruleName: string }
+			| { readonly kind: 'unknown' }
+	  ));
 
 export interface ScreenWorkerData {
 	/** [0]: the index of the rule being read, among those that apply: named when the thread is stopped from outside. */
@@ -65,7 +67,7 @@ function largestRule(rules: readonly AutomodRule[]): AutomodRule | undefined {
 	return [...rules].sort((a, b) => size(b) - size(a))[0];
 }
 
-function screen(request: ScreenRequest): ScreenReply {
+function screen(request: ScreenRequest): Exclude<ScreenReply, { ready: true }> {
 	const { id } = request;
 	let entry = kept.get(request.guildId);
 	let unreadable: string[] | undefined;
@@ -92,3 +94,5 @@ function screen(request: ScreenRequest): ScreenReply {
 }
 
 parentPort?.on('message', (request: ScreenRequest) => parentPort?.postMessage(screen(request)));
+// Loaded: the hard limits of what was sent meanwhile start now, not while the thread was starting.
+parentPort?.postMessage({ ready: true });

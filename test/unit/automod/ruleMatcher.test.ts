@@ -226,3 +226,18 @@ describe('RuleMatcher: the allow list, against every hit and every entry compare
 		expect(new RuleMatcher(rules).match('a'.repeat(200_000), anywhere)).toHaveLength(6);
 	});
 });
+
+describe('RuleMatcher: regexes over a long text, read in windows', () => {
+	const regexRule = (pattern: string) => new RuleMatcher([rule({ regexes: [pattern] })]);
+
+	it('finds a match anywhere, across where one window ends and the next begins', () => {
+		expect(triggers(regexRule('bad$'), `${'x '.repeat(10_000)}bad`)).toEqual(['bad$']);
+		expect(triggers(regexRule('b[a4]d'), `${'x'.repeat(8190)}b4d${'x'.repeat(9000)}`)).toEqual(['b[a4]d']);
+		expect(triggers(regexRule('^x'), 'x'.repeat(20_000))).toEqual(['^x']);
+	});
+
+	it('does not take a window’s edge for the text’s: ^ and $ hold at the text’s ends only', () => {
+		expect(triggers(regexRule('^y'), `${'x'.repeat(4096)}y${'x'.repeat(8000)}`)).toEqual([]);
+		expect(triggers(regexRule('x$'), `${'x'.repeat(8192)}y`)).toEqual([]);
+	});
+});
