@@ -110,7 +110,11 @@ function cutText(text: string, max: number): string {
 	);
 }
 
-/** The two turns standing instructions take, ahead of everything else (SPEC §12). */
+/**
+ * The two turns a server's standing instructions take, first in every ask's contents there: the moderators' text as
+ * a user turn, then the model's "Understood.", so that a lone ask then has a role on every turn. Trimming the
+ * history never drops them.
+ */
 export function instructionTurns(instructions: string): readonly Turn[] {
 	return [
 		{ role: 'user', text: `Instructions from this server's moderators:\n${instructions}` },
