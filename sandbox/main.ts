@@ -1,4 +1,4 @@
-import { startSandbox, stopSandbox } from './sandbox.js';
+import { startSandbox, stopSandbox, veilLogPath } from './sandbox.js';
 import { readSettings, SandboxRefusal, type SandboxSettings } from './settings.js';
 
 // `npm run sandbox`: Veil, unmodified and compiled, against a local Discord and a local model, with a page to use it.
@@ -19,7 +19,11 @@ const stop = (code: number) => {
 	if (stopping) return;
 	stopping = true;
 	say('Stopping the sandbox…');
-	void stopSandbox().then(() => process.exit(code));
+	void stopSandbox().then(() => {
+		const log = veilLogPath();
+		if (log) say(`Veil's log is kept: ${log}`);
+		process.exit(code);
+	});
 };
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

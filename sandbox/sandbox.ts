@@ -20,6 +20,12 @@ export interface RunningSandbox {
 
 /** The servers and files made so far, closed in reverse order after the processes (see stopSandbox). */
 const closers: Array<() => Promise<void>> = [];
+let keptLog: string | undefined;
+
+/** Where Veil's log is written, once Veil has started: it is kept when the sandbox stops. */
+export function veilLogPath(): string | undefined {
+	return keptLog;
+}
 
 /** Builds Veil, starts the local Discord, the local model (unless the real one is set), Veil and the page. */
 export async function startSandbox(settings: SandboxSettings, say: (line: string) => void): Promise<RunningSandbox> {
@@ -43,8 +49,10 @@ export async function startSandbox(settings: SandboxSettings, say: (line: string
 	say("Registering Veil's commands with the local Discord (npm run deploy-commands)…");
 	await runToEnd('deploy-commands', ['dist/src/deployCommands.js'], { env, cwd: directory });
 
-	const logFile = join(directory, 'veil.log');
-	const log = createWriteStream(logFile);
+	// Beside the throwaway directory, not in it: the log outlives the sandbox, for a look at what happened.
+	const logFile = join(tmpdir(), `veil-sandbox-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+	keptLog = logFile;
+	const log = createWriteStream(logFile, { mode: 0o600 });
 	closers.push(() => new Promise((resolve) => log.end(resolve)));
 	const veil = startNode('veil', ['--max-semi-space-size=2', '--v8-pool-size=1', 'dist/src/main.js'], {
 		env,

@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -256,6 +256,11 @@ describe('npm run sandbox', () => {
 		while (started.some((p) => isAlive(p.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 		expect(started.filter((p) => isAlive(p.pid))).toEqual([]);
 		await expect(fetch(url)).rejects.toThrow();
+		// Veil's log outlives the sandbox, and the sandbox says where it is (issue 35, item 6).
+		const kept = sandbox.stdout.map((line) => /Veil's log is kept: (\S+)/.exec(line)?.[1]).find(Boolean);
+		expect(kept, sandbox.stdout.join('\n')).toBeDefined();
+		expect(readFileSync(kept as string, 'utf8')).toMatch(/"msg"/);
+		rmSync(kept as string, { force: true });
 	}, 30_000);
 });
 
