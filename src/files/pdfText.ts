@@ -18,8 +18,8 @@ const MiB = 1024 * 1024;
 
 /**
  * What one PDF may cost, in a process of its own. Its private resident memory is watched from inside it (see
- * pdfTextProcess): about 30 MiB is node and pdf.js, the rest the document's. Killed at the deadline too, wherever
- * pdf.js is; at most two at once, so a burst of PDFs costs two cores and twice the budget at most.
+ * pdfTextProcess): about 47 MiB is node, that watchdog and pdf.js, the rest the document's. Killed at the deadline
+ * too, wherever pdf.js is; at most two at once, so a burst of PDFs costs two cores and twice the budget at most.
  */
 export const PDF_PROCESS = {
 	privateMemoryBytes: 76 * MiB,
