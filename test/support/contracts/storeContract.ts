@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
 import type { Store } from '../../../src/storage/store.js';
 import { openStore } from '../../../src/storage/openStorage.js';
@@ -58,30 +58,33 @@ export function storeContract(makeUrl: () => string): void {
 				),
 			).toEqual(entries.map(({ value }) => value));
 			expect(await store.get('accounts', 'c1')).toBeUndefined();
-			await store.setMany('conversations', [{ key: 'short', value: { n: 'short' }, ttlMs: 40 }]);
-			await new Promise((resolve) => setTimeout(resolve, 120));
+			vi.useFakeTimers({ toFake: ['Date'] });
+			await store.setMany('conversations', [{ key: 'short', value: { n: 'short' }, ttlMs: 5000 }]);
+			expect(await store.get('conversations', 'short')).toEqual({ n: 'short' });
+			vi.setSystemTime(Date.now() + 5001);
 			expect(await store.get('conversations', 'short')).toBeUndefined();
 			expect(await store.get('conversations', 'c39')).toEqual(entries[39]?.value);
 		} finally {
+			vi.useRealTimers();
 			await store.close();
 		}
 	});
 
 	it('forgets a record after its time to live', async () => {
 		const store = await open(makeUrl(), `test-${randomUUID()}`);
+		// The clock moves, not the test: only Date is faked, so a Redis connection keeps its real timers.
+		vi.useFakeTimers({ toFake: ['Date'] });
 		try {
-			// A record beside it with a long life shows the write itself worked, whatever the machine's load did to the
-			// short one's 50 ms before it could be read back.
-			await store.set('flags', 'f1', { id: 'f1' }, 50);
+			await store.set('flags', 'f1', { id: 'f1' }, 5000);
 			await store.set('flags', 'f2', { id: 'f2' }, 60_000);
-			let gone = false;
-			for (let attempt = 0; attempt < 50 && !gone; attempt++) {
-				await new Promise((resolve) => setTimeout(resolve, 20));
-				gone = (await store.get('flags', 'f1')) === undefined;
-			}
-			expect(gone).toBe(true);
+			expect(await store.get('flags', 'f1')).toEqual({ id: 'f1' });
+			vi.setSystemTime(Date.now() + 4999);
+			expect(await store.get('flags', 'f1')).toEqual({ id: 'f1' });
+			vi.setSystemTime(Date.now() + 2);
+			expect(await store.get('flags', 'f1')).toBeUndefined();
 			expect(await store.get('flags', 'f2')).toEqual({ id: 'f2' });
 		} finally {
+			vi.useRealTimers();
 			await store.close();
 		}
 	});

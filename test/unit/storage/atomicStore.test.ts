@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/logging/logger.js';
 import { openAtomicStore } from '../../../src/storage/openStorage.js';
 import { atomicStoreContract } from '../../support/contracts/atomicStoreContract.js';
@@ -10,6 +10,9 @@ import { atomicStoreContract } from '../../support/contracts/atomicStoreContract
 const logger = createLogger('silent');
 const dir = mkdtempSync(join(tmpdir(), 'veil-atomic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+	vi.useRealTimers();
+});
 
 const bounds = { limit: 1000, minScore: 0, ttlMs: 60_000 };
 
@@ -29,8 +32,9 @@ describe('the atomic store on memory://', () => {
 		const store = await openAtomicStore('memory://', logger);
 		await store.compareAndSet('settings:1', undefined, 'one');
 		await store.compareAndSet('other:2', undefined, 'two');
+		vi.useFakeTimers({ toFake: ['Date'] });
 		await store.claim('settings:gone', 'expired', 1);
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		vi.setSystemTime(Date.now() + 2);
 		expect(await store.readPrefixed('settings:')).toEqual([{ key: 'settings:1', value: 'one' }]);
 		await store.close();
 	});
@@ -42,8 +46,7 @@ describe('the atomic store on SQLite', () => {
 		await store.claim('gone', 'x', 1);
 		await store.claim('kept', 'y', 60_000);
 		await store.indexAdd('index', [{ member: 'old', score: 5 }], { ...bounds, ttlMs: 1 });
-		await new Promise((resolve) => setTimeout(resolve, 20));
-		expect(await store.sweepExpired()).toBe(2);
+		expect(await store.sweepExpired(Date.now() + 2)).toBe(2);
 		expect(await store.read('kept')).toBe('y');
 		await store.close();
 	});
