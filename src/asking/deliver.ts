@@ -43,7 +43,7 @@ function followUpRow(conversationId: string, locale: SupportedLocale): FollowUpR
  * button for the conversation saved with it. The save starts before the answer goes out (Discord shows the button
  * before the bot hears back, and a quick press's read waits for the save), but the member does not wait for it:
  * should it fail, the button is taken off again. A longer answer's last message alone waits for it. Throws what
- * Discord refused a part with: a refusal of its AutoMod (see BlockedByAutomod) once the parts it let through are down.
+ * Discord refused a part with; a refusal of its AutoMod (see BlockedByAutomod) once what went out is taken back.
  */
 export async function showAnswer(interaction: AskInteraction, verdict: ShownVerdict, gathered: Gathered, ctx: InteractionContext): Promise<void> {
 	const { ephemeral } = gathered.question;
@@ -56,36 +56,46 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 	const saving = conversationId === undefined ? Promise.resolve(false) : saveConversation(interaction, conversationId, verdict, gathered, ctx);
 	const withButton = <T extends object>(part: T) =>
 		conversationId === undefined ? part : { ...part, components: [followUpRow(conversationId, ctx.locale)] };
-	if (rest.length === 0) {
-		await answerInPlace(interaction, withButton(first), ephemeral, ctx.log);
-		if (conversationId !== undefined && !(await saving)) {
-			// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
-			await interaction
-				.editReply({ components: [] })
-				.catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
-		}
-		return;
-	}
-	await answerInPlace(interaction, first, ephemeral, ctx.log);
 	const posted: Message[] = [];
 	try {
+		if (rest.length === 0) {
+			await answerInPlace(interaction, withButton(first), ephemeral, ctx.log);
+			if (conversationId !== undefined && !(await saving)) {
+				// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
+				await interaction
+					.editReply({ components: [] })
+					.catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
+			}
+			return;
+		}
+		await answerInPlace(interaction, first, ephemeral, ctx.log);
 		for (const [index, message] of rest.entries()) {
 			const part = index === rest.length - 1 && (await saving) ? withButton(message) : message;
 			posted.push(await interaction.followUp({ ...part, flags: ephemeral ? MessageFlags.Ephemeral : undefined }));
 		}
 	} catch (error) {
-		// Discord's AutoMod refused a later part: the answer is held whole, so the parts it let through come down (the
-		// first, in the deferral's place, gives way to the notice).
 		if (BlockedByAutomod.from(error))
-			await Promise.all(
-				posted.map((message) =>
-					interaction
-						.deleteReply(message)
-						.catch((failure: unknown) => ctx.log.warn({ err: failure }, 'could not take down a part of a refused answer')),
-				),
-			);
+			await withdraw(interaction, posted, conversationId !== undefined && (await saving) ? conversationId : undefined, ctx);
 		throw error;
 	}
+}
+
+/**
+ * Takes back what went out of an answer Discord's AutoMod then refused, since it is held whole: the parts posted
+ * after the first (the first, in the deferral's place, gives way to the notice), and the conversation saved with it,
+ * whose Follow up button never reached anyone.
+ */
+async function withdraw(
+	interaction: AskInteraction,
+	posted: readonly Message[],
+	conversationId: string | undefined,
+	ctx: InteractionContext,
+): Promise<void> {
+	const failed = (what: string) => (error: unknown) => ctx.log.warn({ err: error }, `could not take back ${what} of a refused answer`);
+	await Promise.all([
+		...posted.map((message) => interaction.deleteReply(message).catch(failed('a part'))),
+		conversationId === undefined ? undefined : ctx.conversations.erase(ctx.place.scope, conversationId).catch(failed('the conversation')),
+	]);
 }
 
 /**

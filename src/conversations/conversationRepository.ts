@@ -133,6 +133,12 @@ export class ConversationRepository {
 		return { id, guildId, ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, expiresAt };
 	}
 
+	/** Forgets a conversation saved for an answer that was then held (its Follow up button never reached anyone). */
+	async erase(guildId: string, id: string): Promise<void> {
+		await this.#saves.settled(`${guildId}:${id}`);
+		await this.#store.delete('conversations', `${guildId}:${id}`);
+	}
+
 	/**
 	 * The conversation with this id in this server, or undefined: unknown, expired, another server's, or unreadable
 	 * (one that does not open is logged, and the member told it expired like any other).

@@ -66,6 +66,10 @@ async function heldFlag(state: InteractionState) {
 	return harness().bot.context.flags.find(operators.id, flagId);
 }
 
+/** The conversations kept outside Veil's servers: a held answer's is never among them. */
+const outsideConversations = async () =>
+	(await harness().bot.store.entries('conversations')).map(([key]) => key).filter((key) => key.startsWith('outside:'));
+
 /** Log lines at error level or above (pino: 50), written since `from`. */
 const crashesSince = (from: number) =>
 	harness()
@@ -79,7 +83,9 @@ const attemptsWith = (marker: string) =>
 describe("an answer the server's own AutoMod refuses, outside Veil's servers", () => {
 	it("in the deferred answer's edit: held for the operators, the member told alone, nothing retried or logged as a crash", async () => {
 		const logsFrom = harness().logs.length;
+		const conversations = await outsideConversations();
 		const state = await askElsewhere('tell me', 'The EDIT-MARK answer holds a forbidden word.');
+		expect(await outsideConversations()).toEqual(conversations);
 		expect(publicText()).not.toContain('EDIT-MARK');
 		expect(await heldFlag(state)).toMatchObject({
 			outside: 'server',
@@ -101,7 +107,9 @@ describe("an answer the server's own AutoMod refuses, outside Veil's servers", (
 		const logsFrom = harness().logs.length;
 		const clean = `${'A clean paragraph of the answer. '.repeat(40)}\n\n`;
 		const text = `FIRST-MARK ${clean.repeat(2)}${'More of it. '.repeat(100)} and then FOLLOW-MARK, a forbidden word.`;
+		const conversations = await outsideConversations();
 		const state = await askElsewhere('a long one', text);
+		expect(await outsideConversations()).toEqual(conversations);
 		expect(attemptsWith('FIRST-MARK').map((request) => request.status)).toContain(200);
 		expect(attemptsWith('FOLLOW-MARK')).toHaveLength(1);
 		expect(publicText()).not.toContain('FIRST-MARK');
