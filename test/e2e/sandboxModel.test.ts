@@ -79,6 +79,48 @@ describe("the sandbox's local model: the model panel's choices reach the wire", 
 		expect(model.exchanges.at(-1)).toMatchObject({ prompt: 'never', status: 0 });
 	});
 
+	test('a call Veil gave up on shows so, and an answer that comes after never turns it into a 200 (issue 35, item 5)', async () => {
+		model.choose({ rating: null, delayMs: 500, failure: 'none' });
+		await expect(generate(model, 'late', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
+		await new Promise((r) => setTimeout(r, 700));
+		expect(model.exchanges.at(-1)).toMatchObject({ prompt: 'late', status: 0, abandoned: true });
+		model.choose({ rating: null, delayMs: 0, failure: 'timeout' });
+		await expect(generate(model, 'never again', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
+		await expect.poll(() => model.exchanges.at(-1)).toMatchObject({ prompt: 'never again', abandoned: true });
+	});
+
+	test("standing instructions are acknowledged in the answer, and do not count as the conversation's turns (issue 35, item 10)", async () => {
+		model.choose({ rating: null, delayMs: 0, failure: 'none' });
+		const answer = async (contents: Array<{ role: string; text: string }>) => {
+			const response = await fetch(`${model.baseUrl}/v1beta/models/${model.model}:generateContent?key=${model.apiKey}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ contents: contents.map((c) => ({ role: c.role, parts: [{ text: c.text }] })) }),
+			});
+			return ((await response.json()) as Rated).candidates[0]?.content.parts[0]?.text ?? '';
+		};
+		const instructions = [
+			{ role: 'user', text: "Instructions from this server's moderators:\nAnswer in one short line." },
+			{ role: 'model', text: 'Understood.' },
+		];
+		const first = await answer([...instructions, { role: 'user', text: 'Hi' }]);
+		expect(first).toContain('Answer in one short line.');
+		expect(first).not.toMatch(/turn \d/);
+		const second = await answer([...instructions, { role: 'user', text: 'Hi' }, { role: 'model', text: first }, { role: 'user', text: 'And?' }]);
+		expect(second).toContain('turn 2 of our conversation');
+	});
+
+	test('a change from the panel keeps every choice it does not name', () => {
+		model.choose({ rating: { category: 'HARM_CATEGORY_HARASSMENT', level: 'HIGH' }, delayMs: 0, failure: 'none' });
+		expect(model.update({ delayMs: 1500 })).toEqual({
+			rating: { category: 'HARM_CATEGORY_HARASSMENT', level: 'HIGH' },
+			delayMs: 1500,
+			failure: 'none',
+		});
+		expect(() => model.update({ colour: 'blue' })).toThrow();
+		model.choose({ rating: null, delayMs: 0, failure: 'none' });
+	});
+
 	test('the panel refuses what it does not offer, and keeps the previous choice', () => {
 		model.choose({ rating: null, delayMs: 0, failure: 'none' });
 		expect(() => model.choose({ rating: { category: 'HARM_CATEGORY_UNKNOWN', level: 'HIGH' }, delayMs: 0, failure: 'none' })).toThrow();
