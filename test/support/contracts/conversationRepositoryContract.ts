@@ -107,6 +107,19 @@ export function conversationRepositoryContract(storeUrl: () => string): void {
 			expect((await conversations.find(GUILD, second.id))?.turns).toEqual([...exchange(1), ...exchange(2)]);
 		});
 
+		it('erases a conversation, one whose save is still on its way included, and only that one', async () => {
+			const conversations = new ConversationRepository(store, 24, { current: KEY }, logger);
+			const kept = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: exchange(1) });
+			const saved = await conversations.save(GUILD, { ownerId: MEMBER, ephemeral: false, turns: exchange(2) });
+			await conversations.erase(GUILD, saved.id);
+			expect(await conversations.find(GUILD, saved.id)).toBeUndefined();
+			const saving = conversations.save(GUILD, { id: 'erasedwhilst', ownerId: MEMBER, ephemeral: false, turns: exchange(3) });
+			await conversations.erase(GUILD, 'erasedwhilst');
+			await saving;
+			expect(await conversations.find(GUILD, 'erasedwhilst')).toBeUndefined();
+			expect(await conversations.find(GUILD, kept.id)).toEqual(kept);
+		});
+
 		it('is gone CONVERSATION_TTL_HOURS after its last turn', async () => {
 			const conversations = new ConversationRepository(store, 2, { current: KEY }, logger);
 			const now = new Date();
