@@ -19,10 +19,12 @@ interface AutomatonTables<V> {
 	readonly denseStates: number;
 	readonly table: Int32Array;
 	readonly fail: Int32Array;
-	/** The other states' own transitions: those of state `denseStates + n` from `edgeStart[n]` to `edgeStart[n + 1]`. */
-	readonly edgeStart: Int32Array;
-	readonly edgeClass: Int32Array;
-	readonly edgeTarget: Int32Array;
+	/**
+	 * Breadth-first numbering puts a state's children next to each other: those of `state` are the states from
+	 * `childStart[state]` to `childStart[state + 1]`, each entered on the class `label` gives it.
+	 */
+	readonly childStart: Int32Array;
+	readonly label: Uint16Array | Int32Array;
 	/** Per state: itself if a keyword ends there, else the nearest state along its failure links where one does (-1: none). */
 	readonly firstOut: Int32Array;
 	/** The keywords ending at each output state, the longest first along the chain `firstOut[fail[state]]`. */
@@ -46,8 +48,8 @@ export class KeywordAutomaton<V> {
 
 	/** The memory its tables hold, in bytes (the values not counted). */
 	get byteLength(): number {
-		const { asciiClass, table, fail, edgeStart, edgeClass, edgeTarget, firstOut } = this.#tables;
-		return [asciiClass, table, fail, edgeStart, edgeClass, edgeTarget, firstOut].reduce((sum, array) => sum + array.byteLength, 0);
+		const { asciiClass, table, fail, childStart, label, firstOut } = this.#tables;
+		return [asciiClass, table, fail, childStart, label, firstOut].reduce((sum, array) => sum + array.byteLength, 0);
 	}
 
 	/**
@@ -55,7 +57,7 @@ export class KeywordAutomaton<V> {
 	 * place a keyword ends (the index past its last unit); returns the state reached.
 	 */
 	walk(text: string, from: number, to: number, state: number, found: (output: number, end: number) => void): number {
-		const { asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget, firstOut } = this.#tables;
+		const { asciiClass, otherClass, classCount, denseStates, table, fail, childStart, label, firstOut } = this.#tables;
 		for (let i = from; i < to; i += 1) {
 			const code = text.charCodeAt(i);
 			const k = code < 128 ? (asciiClass[code] as number) : (otherClass.get(code) ?? 0);
@@ -69,9 +71,9 @@ export class KeywordAutomaton<V> {
 					break;
 				}
 				let next = -1;
-				for (let e = edgeStart[state - denseStates] as number, last = edgeStart[state - denseStates + 1] as number; e < last; e += 1) {
-					if (edgeClass[e] === k) {
-						next = edgeTarget[e] as number;
+				for (let child = childStart[state] as number, last = childStart[state + 1] as number; child < last; child += 1) {
+					if (label[child] === k) {
+						next = child;
 						break;
 					}
 				}
@@ -157,18 +159,19 @@ export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>
 		list.push(value);
 	}
 
-	// Breadth-first numbering: a state's failure link and its parent always come before it.
+	// Breadth-first numbering: a state's failure link and its parent always come before it, its children together.
 	const count = trie.label.length;
 	const order = new Int32Array(count);
-	const id = new Int32Array(count);
+	const childStart = new Int32Array(count + 1);
 	let queued = 1;
 	for (let at = 0; at < queued; at += 1) {
-		for (let child = trie.firstChild[order[at] as number] as number; child >= 0; child = trie.sibling[child] as number) {
-			id[child] = queued;
-			order[queued++] = child;
-		}
+		childStart[at] = queued;
+		for (let child = trie.firstChild[order[at] as number] as number; child >= 0; child = trie.sibling[child] as number) order[queued++] = child;
 	}
+	childStart[count] = count;
 	const classCount = classes.size + 1;
+	const label = classCount <= 0xffff ? new Uint16Array(count) : new Int32Array(count);
+	for (let state = 1; state < count; state += 1) label[state] = trie.label[order[state] as number] as number;
 	const denseStates = Math.min(count, Math.max(1, Math.floor(denseEntries / classCount)));
 	const table = new Int32Array(denseStates * classCount);
 	const fail = new Int32Array(count);
@@ -177,8 +180,9 @@ export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>
 	const next = (from: number, k: number): number => {
 		for (let state = from; ; state = fail[state] as number) {
 			if (state < denseStates) return table[state * classCount + k] as number;
-			const child = trie.child(order[state] as number, k);
-			if (child >= 0) return id[child] as number;
+			for (let child = childStart[state] as number, last = childStart[state + 1] as number; child < last; child += 1) {
+				if (label[child] === k) return child;
+			}
 		}
 	};
 	const values = new Map<number, readonly V[]>();
@@ -188,32 +192,15 @@ export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>
 		const row = state * classCount;
 		// A row starts as its failure link's: where the state has no transition of its own, the link's applies.
 		if (dense && state !== 0) table.copyWithin(row, link * classCount, link * classCount + classCount);
-		for (let child = trie.firstChild[order[state] as number] as number; child >= 0; child = trie.sibling[child] as number) {
-			const k = trie.label[child] as number;
-			if (dense) table[row + k] = id[child] as number;
-			fail[id[child] as number] = state === 0 ? 0 : next(link, k);
+		for (let child = childStart[state] as number, last = childStart[state + 1] as number; child < last; child += 1) {
+			const k = label[child] as number;
+			if (dense) table[row + k] = child;
+			fail[child] = state === 0 ? 0 : next(link, k);
 		}
 		const own = valuesAt.get(order[state] as number);
 		if (own) values.set(state, own);
 		firstOut[state] = own ? state : state === 0 ? -1 : (firstOut[link] as number);
 	}
-
-	const edgeStart = new Int32Array(count - denseStates + 1);
-	let edges = 0;
-	for (let state = denseStates; state < count; state += 1) {
-		for (let child = trie.firstChild[order[state] as number] as number; child >= 0; child = trie.sibling[child] as number) edges += 1;
-	}
-	const edgeClass = new Int32Array(edges);
-	const edgeTarget = new Int32Array(edges);
-	edges = 0;
-	for (let state = denseStates; state < count; state += 1) {
-		edgeStart[state - denseStates] = edges;
-		for (let child = trie.firstChild[order[state] as number] as number; child >= 0; child = trie.sibling[child] as number) {
-			edgeClass[edges] = trie.label[child] as number;
-			edgeTarget[edges++] = id[child] as number;
-		}
-	}
-	edgeStart[count - denseStates] = edges;
 
 	const asciiClass = new Int32Array(128);
 	const otherClass = new Map<number, number>();
@@ -221,5 +208,5 @@ export function compileAutomaton<V>(keywords: ReadonlyArray<AutomatonKeyword<V>>
 		if (code < 128) asciiClass[code] = k;
 		else otherClass.set(code, k);
 	}
-	return new KeywordAutomaton({ asciiClass, otherClass, classCount, denseStates, table, fail, edgeStart, edgeClass, edgeTarget, firstOut, values });
+	return new KeywordAutomaton({ asciiClass, otherClass, classCount, denseStates, table, fail, childStart, label, firstOut, values });
 }

@@ -241,3 +241,23 @@ describe('RuleMatcher: regexes over a long text, read in windows', () => {
 		expect(triggers(regexRule('x$'), `${'x'.repeat(8192)}y`)).toEqual([]);
 	});
 });
+
+describe('RuleMatcher: the largest rule set Discord allows', () => {
+	it('compiles within 16 MB: 6 rules of 1,000 keywords and 100 allow-list entries of 60 characters, and 10 heavy regexes', () => {
+		let seed = 1;
+		const letter = () => String.fromCharCode(97 + ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % 26));
+		const word = () => Array.from({ length: 58 }, letter).join('');
+		const rules = Array.from({ length: 6 }, (_, n) =>
+			rule({
+				id: `r${n}`,
+				keywords: Array.from({ length: 1000 }, () => `*${word()}*`),
+				allow: Array.from({ length: 100 }, () => `*${word()}*`),
+				regexes: Array.from({ length: 10 }, (_, r) => `(?i)[a-z]{1,250}[0-9]${r}`),
+			}),
+		);
+		const matcher = new RuleMatcher(rules);
+		expect(matcher.byteLength).toBeLessThanOrEqual(16 * 1024 * 1024);
+		expect(matcher.byteLength).toBeGreaterThan(8 * 1024 * 1024);
+		expect(triggers(matcher, `x ${rules[3]?.trigger_metadata.keyword_filter?.[500]?.slice(1, -1)} y`)).toHaveLength(1);
+	});
+});
