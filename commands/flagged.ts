@@ -22,7 +22,7 @@ import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.j
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
 import { updateModlogPost } from '../src/moderation/modlog.js';
-import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import type { SupportedLocale } from '../src/i18n/locales.js';
 import { render, sentence, t, type Sentence } from '../src/i18n/translate.js';
 import { serverLocaleOf } from '../src/moderation/serverLocale.js';
 import { decidedNote } from '../src/moderation/decidedNote.js';
@@ -51,18 +51,18 @@ const subcommands = {
 	async list(interaction, { page }: Args<'list'>, ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const listed = await listPage(interaction.guildId, page ?? 1, PermissionLookup.forInteraction(interaction, interaction.guildId), ctx);
-		await interaction.editReply(flagListMessage(listed, interaction.user.id, ctx.flags.retentionDays, ids, resolveLocale(interaction.locale)));
+		await interaction.editReply(flagListMessage(listed, interaction.user.id, ctx.flags.retentionDays, ids, ctx.locale));
 	},
 	async view(interaction, { id }: Args<'view'>, ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const flag = await findFlag(interaction.guildId, id, PermissionLookup.forInteraction(interaction, interaction.guildId), ctx);
-		await interaction.editReply(flagViewMessage(flag, ids, resolveLocale(interaction.locale)));
+		await interaction.editReply(flagViewMessage(flag, ids, ctx.locale));
 	},
 	async stats(interaction, { days }: Args<'stats'>, ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		// Within the retention: the counters of older days are gone with their flags.
 		const within = Math.min(days ?? 7, Math.max(1, Math.ceil(ctx.flags.retentionDays)));
-		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(interaction.guildId, within), resolveLocale(interaction.locale)));
+		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(interaction.guildId, within), ctx.locale));
 	},
 } satisfies SubcommandHandlers<typeof flaggedData, ModeratorInteraction>;
 
@@ -81,7 +81,7 @@ const turnPage = button({
 		await interaction.deferUpdate();
 		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
 		const listed = await listPage(interaction.guildId, page, lookup, ctx);
-		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, ids, resolveLocale(interaction.locale)));
+		await interaction.editReply(flagListMessage(listed, moderatorId, ctx.flags.retentionDays, ids, ctx.locale));
 	},
 });
 
@@ -92,9 +92,7 @@ const viewFromModlog = button({
 	async handle(interaction, [id], ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
-		await interaction.editReply(
-			flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids, resolveLocale(interaction.locale)),
-		);
+		await interaction.editReply(flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids, ctx.locale));
 	},
 });
 
@@ -106,8 +104,8 @@ function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision)
 	return button({
 		id,
 		requires: MODERATOR,
-		async handle(interaction, [flagId]) {
-			const reader = resolveLocale(interaction.locale);
+		async handle(interaction, [flagId], ctx) {
+			const reader = ctx.locale;
 			await interaction.showModal(
 				new ModalBuilder()
 					.setCustomId(ids.decide.build(kind, normaliseId(flagId)))
@@ -163,7 +161,7 @@ async function decide(
 ): Promise<void> {
 	const lookup = PermissionLookup.forInteraction(interaction, guildId);
 	const { id: flagId } = await findFlag(guildId, normaliseId(id), lookup, ctx);
-	const reader = resolveLocale(interaction.locale);
+	const reader = ctx.locale;
 	const serverLocale = await serverLocaleOf(guildId, interaction.guildLocale, ctx);
 	let release: ReleaseResult | undefined;
 	const act =

@@ -14,7 +14,7 @@ import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/errors/veilError.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
-import { resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import type { SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { linkOutcomeOf } from '../src/operations/metrics.js';
 import { linkData } from './definitions/link.js';
@@ -46,12 +46,12 @@ function linkModal(locale: SupportedLocale): ModalBuilder {
 		);
 }
 
-async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
-	await interaction.showModal(linkModal(resolveLocale(interaction.locale)));
+async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
+	await interaction.showModal(linkModal(ctx.locale));
 }
 
-async function openFromButton(interaction: ButtonInteraction): Promise<void> {
-	await interaction.showModal(linkModal(resolveLocale(interaction.locale)));
+async function openFromButton(interaction: ButtonInteraction, _payload: unknown, ctx: InteractionContext): Promise<void> {
+	await interaction.showModal(linkModal(ctx.locale));
 }
 
 const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
@@ -73,7 +73,7 @@ async function submit(interaction: ModalSubmitInteraction, ctx: InteractionConte
 	const masked = await ctx.accounts.save(interaction.user.id, email.data, credentials);
 	ctx.log.info('account linked');
 	await interaction.editReply({
-		content: t(resolveLocale(interaction.locale), 'members.link.linked', { maskedEmail: masked }),
+		content: t(ctx.locale, 'members.link.linked', { maskedEmail: masked }),
 		allowedMentions: NO_MENTIONS,
 	});
 }

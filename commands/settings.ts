@@ -8,7 +8,7 @@ import { fenced } from '../src/text/fenced.js';
 import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
-import { isSupportedLocale, resolveLocale, type SupportedLocale } from '../src/i18n/locales.js';
+import { isSupportedLocale, resolveServerLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { languageName } from '../src/i18n/languageNames.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { inlineKeyword } from '../src/moderation/flagLabels.js';
@@ -57,7 +57,7 @@ async function setModlog(interaction: ManagerInteraction, { channel: chosen }: A
 		return { ...current, modlogChannelId: chosen?.id, modlogFailure: undefined };
 	});
 	ctx.log.info({ modlogChannelId: chosen?.id ?? null }, 'mod-log setting changed');
-	await interaction.editReply({ content: describeChange(chosen?.id, before, resolveLocale(interaction.locale)), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: describeChange(chosen?.id, before, ctx.locale), allowedMentions: NO_MENTIONS });
 }
 
 /**
@@ -66,7 +66,7 @@ async function setModlog(interaction: ManagerInteraction, { channel: chosen }: A
  */
 async function setLimits(interaction: ManagerInteraction, { asks_per_day: asksPerDay }: Args<'limits'>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
-	const reader = resolveLocale(interaction.locale);
+	const reader = ctx.locale;
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (asksPerDay === undefined) {
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
@@ -88,7 +88,7 @@ async function setLimits(interaction: ManagerInteraction, { asks_per_day: asksPe
 /** `/settings notify [dismissals]`: with a value, whether members are told of a dismissal by DM; without, shows it. */
 async function setNotify(interaction: ManagerInteraction, { dismissals }: Args<'notify'>, ctx: InteractionContext): Promise<void> {
 	const { guildId } = interaction;
-	const reader = resolveLocale(interaction.locale);
+	const reader = ctx.locale;
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	if (dismissals === undefined) {
 		const { notifyDismissals } = await ctx.settings.get(guildId);
@@ -120,8 +120,8 @@ async function setLanguage(interaction: ManagerInteraction, { locale: chosen }: 
 			code: 'language_unknown',
 		});
 	}
-	const reader = resolveLocale(interaction.locale);
-	const serverOwn = languageName(resolveLocale(interaction.guildLocale), reader);
+	const reader = ctx.locale;
+	const serverOwn = languageName(resolveServerLocale(interaction.guildLocale, undefined), reader);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	let content: string;
 	if (chosen === undefined) {
@@ -160,7 +160,7 @@ async function setInstructions(
 ): Promise<void> {
 	const { guildId } = interaction;
 	const channelId = channel?.id;
-	const reader = resolveLocale(interaction.locale);
+	const reader = ctx.locale;
 	const where = channelId === undefined ? sentence('moderators.settings.instructionsServer') : `<#${channelId}>`;
 	checkInstructions(text, clear);
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });

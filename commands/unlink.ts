@@ -2,7 +2,6 @@ import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { NO_MENTIONS } from '../src/discord/mentions.js';
-import { resolveLocale } from '../src/i18n/locales.js';
 import { t } from '../src/i18n/translate.js';
 import { unlinkData } from './definitions/link.js';
 
@@ -11,7 +10,7 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	const removed = await ctx.accounts.remove(interaction.user.id);
 	if (removed) ctx.log.info('account unlinked');
 	await interaction.reply({
-		content: t(resolveLocale(interaction.locale), removed ? 'members.link.unlinked' : 'members.link.nothingToUnlink'),
+		content: t(ctx.locale, removed ? 'members.link.unlinked' : 'members.link.nothingToUnlink'),
 		flags: MessageFlags.Ephemeral,
 		allowedMentions: NO_MENTIONS,
 	});
