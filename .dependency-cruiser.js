@@ -4,6 +4,8 @@
  * editor cannot hold a stale graph.
  */
 
+import e2eWithServices from './test/e2eWithServices.json' with { type: 'json' };
+
 /**
  * The folders of src/ from the top down (docs/architecture.md's map): a folder imports from its own layer and the
  * layers below it, never above. The entry scripts at the top of src/ (main, deployCommands, keygen, restProxy) are
@@ -53,6 +55,14 @@ export default {
 			to: { circular: true },
 		},
 		...layerRules,
+		{
+			name: 'offline-tests-need-no-service',
+			severity: 'error',
+			comment:
+				'npm test (the unit and e2e projects) runs with Node alone: a file of theirs that reaches Redis or a browser belongs under test/services/, or in test/e2eWithServices.json.',
+			from: { path: '^test/(unit|e2e)/', pathNot: `^(${e2eWithServices.map((file) => file.replaceAll('.', '\\.')).join('|')})$` },
+			to: { path: '^(test/support/(redisServer|testRedis|sandboxBrowser)\\.ts|node_modules/playwright-core/)', reachable: true },
+		},
 	],
 	options: {
 		// `import type` and type-only re-exports count: they are arrows of the design, even if the compiler drops them.
