@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium, openPage, shown } from '../support/sandboxBrowser.js';
 import { descendantsOf, isAlive, startSandboxProcess, type SandboxProcess } from '../support/sandboxProcess.js';
 
 // Issue 32 item 4: any web page could end the sandbox with `fetch('http://127.0.0.1:3000//', {mode: 'no-cors'})`,
@@ -50,7 +51,13 @@ describe('npm run sandbox against requests from any web page', () => {
 		expect(state.status).toBe(200);
 	}, 60_000);
 
-	test('when the sandbox is killed outright, every process it started dies with it', async () => {
+	test('when the sandbox is killed outright, every process it started dies with it, and an open page says so', async () => {
+		// A page with a half-typed /ask open: it must say the sandbox stopped, and keep what was typed (issue 35, item 7).
+		const browser = await launchChromium();
+		const page = await openPage(browser, url, 'member');
+		await page.locator('#composer-input').fill('/ask A question I typed');
+		await page.locator('#composer-input').press('Enter');
+		await expect.poll(() => page.locator('#command-form input[name="prompt"]').inputValue()).toBe('A question I typed');
 		const pid = sandbox.child.pid as number;
 		const started = descendantsOf(pid);
 		expect(
@@ -66,6 +73,15 @@ describe('npm run sandbox against requests from any web page', () => {
 		// Orphans are no longer below the sandbox: ended here by pid, so a failure leaves nothing running.
 		for (const p of survivors) process.kill(p.pid, 'SIGKILL');
 		expect(survivors).toEqual([]);
+		try {
+			await shown(page.locator('#stopped[data-kind="stopped"]'));
+			await page.locator('#command-form button[type="submit"]').click();
+			await page.waitForTimeout(500);
+			expect(await page.locator('#command-form input[name="prompt"]').inputValue()).toBe('A question I typed');
+			expect(await page.locator('#toast').isVisible()).toBe(false);
+		} finally {
+			await browser.close();
+		}
 	}, 30_000);
 });
 
