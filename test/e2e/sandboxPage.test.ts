@@ -70,6 +70,17 @@ describe('the sandbox page (issue 35)', () => {
 		await typeCommand(page, '/ask prompt:What is a cat? private:true');
 		await expect.poll(() => form.locator('input[name="prompt"]').inputValue()).toBe('What is a cat?');
 		expect(await form.locator('select[name="private"]').inputValue()).toBe('true');
+		// Past the option's own limit the text is kept and the counter says so; nothing is sent (item 11).
+		const state = (await (await fetch(new URL('api/state?person=manager', url))).json()) as { commands: Command[] };
+		const prompt = state.commands.find((c) => c.name === 'ask' && c.type === 1)?.options?.find((o) => o.name === 'prompt') as { max_length?: number };
+		const max = prompt.max_length as number;
+		await form.locator('input[name="prompt"]').fill('x'.repeat(max + 5));
+		await shown(form.locator('.counter.over', { hasText: `${max + 5} / ${max}` }));
+		expect((await form.locator('input[name="prompt"]').inputValue()).length).toBe(max + 5);
+		await form.locator('button[type="submit"]').click();
+		await page.waitForTimeout(500);
+		expect(await form.isVisible()).toBe(true);
+		await form.locator('input[name="prompt"]').fill('What is a cat?');
 		await page.screenshot({ path: join(SHOTS, 'typed-subcommand.png') });
 		await page.close();
 	}, 60_000);
