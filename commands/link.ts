@@ -13,7 +13,6 @@ import { button, modal, type Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
 import { customIds } from '../src/app/customIds.js';
 import { UserInputError } from '../src/errors/veilError.js';
-import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { SupportedLocale } from '../src/i18n/locales.js';
 import { sentence, t } from '../src/i18n/translate.js';
 import { linkOutcomeOf } from '../src/operations/metrics.js';
@@ -74,7 +73,6 @@ async function submit(interaction: ModalSubmitInteraction, ctx: InteractionConte
 	ctx.log.info('account linked');
 	await interaction.editReply({
 		content: t(ctx.locale, 'members.link.linked', { maskedEmail: masked }),
-		allowedMentions: NO_MENTIONS,
 	});
 }
 

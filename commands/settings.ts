@@ -6,7 +6,6 @@ import { UserInputError } from '../src/errors/veilError.js';
 import { missingInModlogChannel, rememberedFailure } from '../src/moderation/modlog.js';
 import { fenced } from '../src/text/fenced.js';
 import { MANAGE_SERVER, type InServer } from '../src/discord/permissions.js';
-import { NO_MENTIONS } from '../src/discord/mentions.js';
 import type { GuildSettings } from '../src/settings/settingsRepository.js';
 import { isSupportedLocale, resolveServerLocale, type SupportedLocale } from '../src/i18n/locales.js';
 import { languageName } from '../src/i18n/languageNames.js';
@@ -57,7 +56,7 @@ async function setModlog(interaction: ManagerInteraction, { channel: chosen }: A
 		return { ...current, modlogChannelId: chosen?.id, modlogFailure: undefined };
 	});
 	ctx.log.info({ modlogChannelId: chosen?.id ?? null }, 'mod-log setting changed');
-	await interaction.editReply({ content: describeChange(chosen?.id, before, ctx.locale), allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content: describeChange(chosen?.id, before, ctx.locale) });
 }
 
 /**
@@ -72,7 +71,6 @@ async function setLimits(interaction: ManagerInteraction, { asks_per_day: asksPe
 		const { asksPerDay: current } = await ctx.settings.get(guildId);
 		await interaction.editReply({
 			content: `${current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx, reader)}`,
-			allowedMentions: NO_MENTIONS,
 		});
 		return;
 	}
@@ -81,7 +79,6 @@ async function setLimits(interaction: ManagerInteraction, { asks_per_day: asksPe
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({
 		content: asksPerDay > 0 ? t(reader, 'moderators.settings.limitsChanged', { count: asksPerDay }) : t(reader, 'moderators.settings.limitsOff'),
-		allowedMentions: NO_MENTIONS,
 	});
 }
 
@@ -94,7 +91,6 @@ async function setNotify(interaction: ManagerInteraction, { dismissals }: Args<'
 		const { notifyDismissals } = await ctx.settings.get(guildId);
 		await interaction.editReply({
 			content: t(reader, notifyDismissals === true ? 'moderators.settings.notifyOn' : 'moderators.settings.notifyOff'),
-			allowedMentions: NO_MENTIONS,
 		});
 		return;
 	}
@@ -102,7 +98,6 @@ async function setNotify(interaction: ManagerInteraction, { dismissals }: Args<'
 	ctx.log.info({ notifyDismissals: dismissals }, 'dismissal notices changed');
 	await interaction.editReply({
 		content: t(reader, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'),
-		allowedMentions: NO_MENTIONS,
 	});
 }
 
@@ -139,7 +134,7 @@ async function setLanguage(interaction: ManagerInteraction, { locale: chosen }: 
 				? t(reader, 'moderators.settings.languageReset', { language: serverOwn })
 				: t(reader, 'moderators.settings.languageChanged', { language: languageName(locale, reader) });
 	}
-	await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content });
 }
 
 /** Whether the server's AutoMod rules apply to asks: Veil needs Manage Server, which `app_permissions` tells. */
@@ -187,7 +182,7 @@ async function setInstructions(
 	}
 	// The text in an embed (up to 4,096 characters): whole, beside a sentence of its own.
 	const embeds = shown === undefined ? [] : [new EmbedBuilder().setDescription(fenced(shown))];
-	await interaction.editReply({ content, embeds, allowedMentions: NO_MENTIONS });
+	await interaction.editReply({ content, embeds });
 }
 
 function describeChange(channelId: string | undefined, before: GuildSettings, reader: SupportedLocale): string {

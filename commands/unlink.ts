@@ -1,7 +1,6 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/app/command.js';
 import type { InteractionContext } from '../src/app/context.js';
-import { NO_MENTIONS } from '../src/discord/mentions.js';
 import { t } from '../src/i18n/translate.js';
 import { unlinkData } from './definitions/link.js';
 
@@ -12,7 +11,6 @@ async function execute(interaction: ChatInputCommandInteraction, ctx: Interactio
 	await interaction.reply({
 		content: t(ctx.locale, removed ? 'members.link.unlinked' : 'members.link.nothingToUnlink'),
 		flags: MessageFlags.Ephemeral,
-		allowedMentions: NO_MENTIONS,
 	});
 }
 

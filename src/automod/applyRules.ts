@@ -1,6 +1,5 @@
 import { escapeMarkdown, type BaseInteraction, type Client } from 'discord.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
@@ -105,7 +104,7 @@ async function tellModerators(rule: { ruleId: string; ruleName: string }, intera
 		if (!channel?.isSendable()) throw new Error('the mod-log channel is not one Veil can send to');
 		const locale = await serverLocaleOf(guildId, interaction.guildLocale, deps);
 		const content = t(locale, 'moderators.automod.tooCostly', { ruleName: escapeMarkdown(rule.ruleName), characters });
-		await channel.send({ content, allowedMentions: NO_MENTIONS });
+		await channel.send({ content });
 	} catch (error) {
 		deps.log.warn({ err: error, guildId, ruleId: rule.ruleId }, 'could not tell the moderators of a costly AutoMod rule');
 	}
@@ -122,7 +121,7 @@ async function postAlert(channelId: string, match: RuleMatch, interaction: Asked
 		const locale = await serverLocaleOf(interaction.guildId ?? '', interaction.guildLocale, deps);
 		const values = { userId: interaction.user.id, ruleName: escapeMarkdown(match.ruleName), keyword: inlineKeyword(match.trigger) };
 		const content = t(locale, match.blocks ? 'moderators.automod.alertBlocked' : 'moderators.automod.alertAnswered', values);
-		await channel.send({ content, allowedMentions: NO_MENTIONS });
+		await channel.send({ content });
 	} catch (error) {
 		deps.log.warn({ err: error, ruleId: match.ruleId, channelId }, 'could not post an AutoMod alert');
 	}

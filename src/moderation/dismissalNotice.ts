@@ -1,5 +1,4 @@
 import { escapeMarkdown, RESTJSONErrorCodes, type Client } from 'discord.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence, t, type Sentence } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
@@ -26,7 +25,7 @@ export async function tellMemberDismissed(
 		reason === undefined ? notice : `${notice}\n${t(locale, 'members.ask.dismissed.reason', { reason: truncate(escapeMarkdown(reason), 500) })}`;
 	try {
 		const channel = await deps.client.users.createDM(flag.userId);
-		await channel.send({ content, allowedMentions: NO_MENTIONS });
+		await channel.send({ content });
 		return undefined;
 	} catch (error) {
 		const closed = (error as { code?: unknown } | null)?.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser;

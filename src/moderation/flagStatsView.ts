@@ -1,7 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import type { FlagStatsSummary } from './flagStats.js';
 import { categoryLabel } from '../replies/ratingLabels.js';
 
@@ -23,11 +22,8 @@ function reasonWords(reason: string, locale: SupportedLocale): string {
 }
 
 /** `/flagged stats`: held by reason, decisions, release rate and median time to a decision, for moderators alone. */
-export function flagStatsMessage(
-	summary: FlagStatsSummary,
-	locale: SupportedLocale,
-): { content: string; embeds: EmbedBuilder[]; allowedMentions: typeof NO_MENTIONS } {
-	if (summary.held === 0) return { content: t(locale, 'moderators.stats.none', { count: summary.days }), embeds: [], allowedMentions: NO_MENTIONS };
+export function flagStatsMessage(summary: FlagStatsSummary, locale: SupportedLocale): { content: string; embeds: EmbedBuilder[] } {
+	if (summary.held === 0) return { content: t(locale, 'moderators.stats.none', { count: summary.days }), embeds: [] };
 	const { released, dismissed, reviewed } = summary.decided;
 	const decided = released + dismissed + reviewed;
 	const reasons = [...summary.byReason].map(([reason, count]) => `${reasonWords(reason, locale)} ${count}`);
@@ -47,5 +43,5 @@ export function flagStatsMessage(
 		.setTitle(t(locale, 'moderators.stats.title', { count: summary.days }))
 		.setDescription(lines.join('\n'))
 		.setFooter({ text: t(locale, 'moderators.stats.footer') });
-	return { content: '', embeds: [embed], allowedMentions: NO_MENTIONS };
+	return { content: '', embeds: [embed] };
 }

@@ -1,18 +1,7 @@
-import {
-	ActionRowBuilder,
-	AttachmentBuilder,
-	ButtonBuilder,
-	ButtonStyle,
-	EmbedBuilder,
-	escapeMarkdown,
-	time,
-	TimestampStyles,
-	type MessageMentionOptions,
-} from 'discord.js';
+import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, escapeMarkdown, time, TimestampStyles } from 'discord.js';
 import type { CustomIdCodec } from '../discord/customId.js';
 import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { categoryLabel, describeRatings, flaggedRatings, upstreamLabel } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
@@ -59,7 +48,6 @@ export interface FlagMessage {
 	embeds: EmbedBuilder[];
 	components: ActionRowBuilder<ButtonBuilder>[];
 	files: AttachmentBuilder[];
-	allowedMentions: MessageMentionOptions;
 }
 
 /** `pending`, or who decided what and when, e.g. `released by <@1> <t:…:R>`; mentions render and never ping in embeds. */
@@ -233,5 +221,5 @@ function message(
 	components: ActionRowBuilder<ButtonBuilder>[],
 	files: AttachmentBuilder[] = [],
 ): FlagMessage {
-	return { content, embeds, components, files, allowedMentions: NO_MENTIONS };
+	return { content, embeds, components, files };
 }

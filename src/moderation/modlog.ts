@@ -14,7 +14,6 @@ import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import type { FlagRecord, FlagRepository } from './flagRepository.js';
 import { flagStatus, STATUS_COLOR } from './flagViews.js';
 import type { Logger } from '../logging/logger.js';
-import { NO_MENTIONS } from '../discord/mentions.js';
 import { truncate } from '../replies/truncate.js';
 import { describeRatings, flaggedRatings } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
@@ -107,7 +106,6 @@ export async function postFlagToModlog(flag: FlagRecord, deps: ModlogDeps): Prom
 		const posted = await channel.send({
 			embeds: [flagEmbed(flag, locale)],
 			components: [viewReplyButton(deps.viewId, flag.id, locale)],
-			allowedMentions: NO_MENTIONS,
 		});
 		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
 		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
@@ -145,7 +143,6 @@ export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Prom
 		await channel.messages.edit(post.messageId, {
 			embeds: [flagEmbed(flag, locale)],
 			components: [viewReplyButton(deps.viewId, flag.id, locale)],
-			allowedMentions: NO_MENTIONS,
 		});
 	} catch (error) {
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');

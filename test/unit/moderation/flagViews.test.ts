@@ -83,7 +83,6 @@ describe('flagListMessage', () => {
 		expect(lines[0]).toContain('**pending**');
 		expect(lines[1]).toContain(`**dismissed by <@${MODERATOR}>`);
 		expect(embedText(embedOf(message))).not.toMatch(/secret/);
-		expect(message.allowedMentions).toEqual({ parse: [] });
 		expect(message.components).toEqual([]);
 	});
 
@@ -228,11 +227,10 @@ describe('mod-log post', () => {
 describe("a flag holding another member's words", () => {
 	const quoting = flag({ prompt: '> their words\n\nmy question', quotedAuthor: { id: '700000000000000001', name: 'Some *Author*' } });
 
-	it('says whose message its prompt quotes, in the view, pinging no one', () => {
+	it('says whose message its prompt quotes, in the view', () => {
 		const view = flagViewMessage(quoting, customIds.flagged, EN);
 		const field = embedOf(view).fields?.find((entry) => entry.name === 'Quotes a message by');
 		expect(field?.value).toBe('<@700000000000000001> (Some \\*Author\\*): the prompt holds their words, quoted');
-		expect(view.allowedMentions).toEqual({ parse: [] });
 		expect(embedText(embedOf(flagViewMessage(flag(), customIds.flagged, EN)))).not.toContain('Quotes a message by');
 	});
 
