@@ -113,7 +113,7 @@ function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision)
 					.addLabelComponents(
 						new LabelBuilder()
 							.setLabel(t(reader, 'moderators.decisionForm.label'))
-							.setDescription(t(reader, 'moderators.decisionForm.hint'))
+							.setDescription(t(reader, `moderators.decisionForm.hint.${kind}`))
 							.setTextInputComponent(
 								new TextInputBuilder()
 									.setCustomId(REASON_INPUT)

@@ -34,7 +34,9 @@ const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]
 			'members.link.passwordHint',
 			'members.conversation.promptHint',
 			'members.askVeil.questionHint',
-			'moderators.decisionForm.hint',
+			'moderators.decisionForm.hint.released',
+			'moderators.decisionForm.hint.dismissed',
+			'moderators.decisionForm.hint.reviewed',
 		],
 	],
 	[
