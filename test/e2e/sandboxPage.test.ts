@@ -117,7 +117,15 @@ describe('the sandbox page (issue 35)', () => {
 				data: { person: 'moderator', channelId: await channelId(url, 'general'), content: `Filler ${i}` },
 			});
 		await shown(member.locator('.message', { hasText: 'Filler 13' }));
-		await question.scrollIntoViewIfNeeded();
+		// The list may still be drawing the last posts: a message replaced while it scrolls is looked up again.
+		for (let attempt = 1; ; attempt += 1) {
+			try {
+				await question.scrollIntoViewIfNeeded({ timeout: 5_000 });
+				break;
+			} catch (error) {
+				if (attempt >= 5) throw error;
+			}
+		}
 		await question.click({ button: 'right' });
 		await member.getByRole('menuitem', { name: 'Ask Veil' }).click();
 		await shown(member.locator('dialog#modal'));
