@@ -24,26 +24,45 @@ export function drawModelPanel(model) {
 	applyChoices(model, model.choices);
 }
 
-/** Shows choices the server holds (pushed after any tab's change); a field being typed in is left alone. */
+// Choices this tab has sent and the server has not yet answered. A push or an answer to another field's change holds
+// the server's older value for these; showing it would undo, under the pointer, what was just picked.
+const unanswered = new Map();
+
+/** Shows choices the server holds (pushed after any tab's change); a field being typed in or sent is left alone. */
 export function applyChoices(model, choices) {
 	model.choices = choices;
 	const { rating, delayMs, failure } = choices;
-	document.querySelector(`input[name="rating"][value="${rating ? 'one' : 'clear'}"]`).checked = true;
-	if (rating) {
-		$('model-category').value = rating.category;
-		$('model-level').value = rating.level;
+	if (!unanswered.get('rating')) {
+		document.querySelector(`input[name="rating"][value="${rating ? 'one' : 'clear'}"]`).checked = true;
+		if (rating) {
+			$('model-category').value = rating.category;
+			$('model-level').value = rating.level;
+		}
 	}
-	if (document.activeElement !== $('model-delay')) $('model-delay').value = String(delayMs);
-	$('model-failure').value = failure;
+	if (!unanswered.get('delayMs') && document.activeElement !== $('model-delay')) $('model-delay').value = String(delayMs);
+	if (!unanswered.get('failure')) $('model-failure').value = failure;
 }
 
 /** Each field sends its own choice: a tab that shows an older panel cannot undo what it did not change. */
 export function bindModelPanel(model) {
-	const send = (change) =>
-		api('/api/model', change).then(
-			(result) => applyChoices(model(), result.choices),
-			(error) => (error instanceof SandboxGone ? showStopped('stopped') : toast(error.message)),
+	const send = (change) => {
+		const keys = Object.keys(change);
+		for (const key of keys) unanswered.set(key, (unanswered.get(key) ?? 0) + 1);
+		const answered = () => {
+			for (const key of keys) unanswered.set(key, unanswered.get(key) - 1);
+		};
+		return api('/api/model', change).then(
+			(result) => {
+				answered();
+				applyChoices(model(), result.choices);
+			},
+			(error) => {
+				answered();
+				if (error instanceof SandboxGone) showStopped('stopped');
+				else toast(error.message);
+			},
 		);
+	};
 	const rating = () =>
 		send({
 			rating:
