@@ -16,6 +16,7 @@ import { parseMentions } from './mentions.js';
 import { PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
 import { memberPayload } from './users.js';
 import { rolePayload } from './wire.js';
+import { IS_COMPONENTS_V2 } from './validation.js';
 import type { ApiViolation } from './apiSpec.js';
 import type { ChannelModel, GuildModel } from './guildModel.js';
 
@@ -503,8 +504,8 @@ export class DiscordState {
 		if ('allowed_mentions' in body) message.allowed_mentions = (body.allowed_mentions as APIAllowedMentions | null) ?? undefined;
 		if ('embeds' in body) message.embeds = (body.embeds as APIEmbed[] | null) ?? [];
 		if ('components' in body) message.components = (body.components as APIMessageTopLevelComponent[] | null) ?? [];
-		// The ephemeral bit is fixed at creation; an edit only clears the "loading" bit of a deferral.
-		const kept = message.flags & 64;
+		// The ephemeral bit is fixed at creation, as is Components V2 once set; an edit only clears a deferral's "loading" bit.
+		const kept = message.flags & (64 | IS_COMPONENTS_V2);
 		const requested = typeof body.flags === 'number' ? body.flags & ~(64 | 128) : message.flags & ~(64 | 128);
 		message.flags = kept | requested;
 		if ('attachments' in body || files.length) {

@@ -285,7 +285,7 @@ export class RestApi {
 						message.deleted = true;
 						return { status: 204 };
 					}
-					const invalid = validateMessage(ctx.body, ctx.files.length, false);
+					const invalid = validateMessage(ctx.body, ctx.files.length, false, message.flags);
 					if (invalid) return invalid;
 					s.editMessage(message, ctx.body, ctx.files, CHANNEL_DEFAULT_PARSE);
 					return json(200, s.toApi(message));
@@ -505,7 +505,7 @@ export class RestApi {
 				if (!record.sourceMessage) return json(400, { message: 'Interaction has no message to update', code: 50035, errors: {} });
 				message = record.sourceMessage;
 				if (type === 7) {
-					const invalid = validateMessage(data, ctx.files.length, false) ?? guestAutomodRefusal(s, record, data, message.flags);
+					const invalid = validateMessage(data, ctx.files.length, false, message.flags) ?? guestAutomodRefusal(s, record, data, message.flags);
 					if (invalid) return invalid;
 					s.editMessage(message, data, ctx.files, WEBHOOK_DEFAULT_PARSE);
 				} else {
@@ -561,7 +561,8 @@ export class RestApi {
 		const original = record.original;
 		const turnsOriginal = original?.deferred === true && record.callbacks[0]?.type === 5;
 		const flags = (turnsOriginal ? original.flags : Number(ctx.body.flags ?? 0)) | (record.forcedEphemeral ? 64 : 0);
-		const invalid = validateMessage(ctx.body, ctx.files.length, true) ?? guestAutomodRefusal(s, record, ctx.body, flags);
+		const invalid =
+			validateMessage(ctx.body, ctx.files.length, true, turnsOriginal ? original.flags : 0) ?? guestAutomodRefusal(s, record, ctx.body, flags);
 		if (invalid) return invalid;
 		let message: EmulatorMessage;
 		if (turnsOriginal) {
@@ -605,7 +606,7 @@ export class RestApi {
 			s.touch(record);
 			return { status: 204 };
 		}
-		const invalid = validateMessage(ctx.body, ctx.files.length, false) ?? guestAutomodRefusal(s, record, ctx.body, target.flags);
+		const invalid = validateMessage(ctx.body, ctx.files.length, false, target.flags) ?? guestAutomodRefusal(s, record, ctx.body, target.flags);
 		if (invalid) return invalid;
 		s.editMessage(target, ctx.body, ctx.files, WEBHOOK_DEFAULT_PARSE);
 		if (target === record.original) record.originalEdits += 1;

@@ -58,15 +58,84 @@ function validateComponents(errors: FormErrors, components: unknown): void {
 	}
 }
 
+/** Components V2: message flag `1 << 15`. Once a message has it, an edit cannot take it off. */
+export const IS_COMPONENTS_V2 = 1 << 15;
+/** Discord's caps on a Components V2 message: components in all (nested ones counted), and text across its Text Displays. */
+export const V2_COMPONENT_LIMIT = 40;
+export const V2_TEXT_LIMIT = 4000;
+
+/** Every component of a tree, nested ones included (a container's, a section's and its accessory, a label's). */
+export function flattenComponents(components: unknown, out: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
+	if (!Array.isArray(components)) return out;
+	for (const c of components as Array<Record<string, unknown>>) {
+		if (!c || typeof c !== 'object') continue;
+		out.push(c);
+		if (c.components) flattenComponents(c.components, out);
+		if (c.component) flattenComponents([c.component], out);
+		if (c.accessory) flattenComponents([c.accessory], out);
+	}
+	return out;
+}
+
+/**
+ * A Components V2 message as Discord holds it: no `content`, `embeds`, `poll` or `stickers`; at most 40 components in
+ * all; at most 4000 characters across its Text Displays. Without the flag, only Action Rows go at the top.
+ */
+function validateLayout(errors: FormErrors, body: Record<string, unknown>, v2: boolean): void {
+	if (!v2) {
+		if (!Array.isArray(body.components)) return;
+		(body.components as Array<Record<string, unknown> | null>).forEach((top, i) => {
+			if (top && typeof top === 'object' && top.type !== 1) {
+				errors.add(['components', i], 'UI_COMPONENT_REQUIRES_COMPONENTS_V2', 'This component requires the IS_COMPONENTS_V2 message flag.');
+			}
+		});
+		return;
+	}
+	const legacy: Array<[string, boolean]> = [
+		['content', typeof body.content === 'string' && body.content.length > 0],
+		['embeds', Array.isArray(body.embeds) && body.embeds.length > 0],
+		['poll', body.poll !== undefined && body.poll !== null],
+		['sticker_ids', Array.isArray(body.sticker_ids) && body.sticker_ids.length > 0],
+	];
+	for (const [field, present] of legacy) {
+		if (present) {
+			errors.add(
+				[field],
+				'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+				`The '${field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2`,
+			);
+		}
+	}
+	const all = flattenComponents(body.components);
+	if (all.length > V2_COMPONENT_LIMIT) {
+		errors.add(['components'], 'BASE_TYPE_MAX_LENGTH', `Must be ${V2_COMPONENT_LIMIT} or fewer in length, nested components included.`);
+	}
+	const text = all.reduce((sum, c) => sum + (c.type === 10 && typeof c.content === 'string' ? c.content.length : 0), 0);
+	if (text > V2_TEXT_LIMIT) {
+		errors.add(
+			['components'],
+			'MESSAGE_TEXT_DISPLAY_TOO_LONG',
+			`The text of all Text Display components together must be ${V2_TEXT_LIMIT} or fewer in length.`,
+		);
+	}
+}
+
 /**
  * Checks a message body against Discord's limits. `create` also rejects an empty message (50006), which Discord
- * answers with its own code rather than 50035.
+ * answers with its own code rather than 50035. `existingFlags`: an edited message's, whose Components V2 flag holds.
  */
-export function validateMessage(body: Record<string, unknown>, fileCount: number, create: boolean): { status: number; body: unknown } | undefined {
+export function validateMessage(
+	body: Record<string, unknown>,
+	fileCount: number,
+	create: boolean,
+	existingFlags = 0,
+): { status: number; body: unknown } | undefined {
 	const errors = new FormErrors();
+	const v2 = ((typeof body.flags === 'number' ? body.flags : 0) | existingFlags) & IS_COMPONENTS_V2;
 	maxLength(errors, ['content'], body.content, 2000);
 	validateEmbeds(errors, body.embeds);
 	validateComponents(errors, body.components);
+	validateLayout(errors, body, v2 !== 0);
 	if (errors.count) return { status: 400, body: errors.body() };
 	if (create) {
 		const hasContent = typeof body.content === 'string' && body.content.length > 0;
