@@ -21,7 +21,9 @@ import { PermissionLookup } from '../src/discord/permissionLookup.js';
 import { canModerateIn, moderatedChannels } from '../src/moderation/flagAccess.js';
 import { postRelease, type ReleaseResult } from '../src/moderation/releaseFlag.js';
 import { tellMemberDismissed } from '../src/moderation/dismissalNotice.js';
-import { updateModlogPost } from '../src/moderation/modlog.js';
+import { inLocale, updateModlogPost } from '../src/moderation/modlog.js';
+import { removeAnswer, type Removal } from '../src/moderation/removeAnswer.js';
+import { REPORT_DECISIONS } from '../src/moderation/storedFlag.js';
 import type { SupportedLocale } from '../src/i18n/locales.js';
 import { render, sentence, t, type Sentence } from '../src/i18n/translate.js';
 import { serverLocaleOf } from '../src/moderation/serverLocale.js';
@@ -56,7 +58,7 @@ const subcommands = {
 	async view(interaction, { id }: Args<'view'>, ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const flag = await findFlag(interaction.guildId, id, PermissionLookup.forInteraction(interaction, interaction.guildId), ctx);
-		await interaction.editReply(flagViewMessage(flag, ids, ctx.locale));
+		await interaction.editReply(flagViewMessage(flag, await ctx.flags.notes.of(flag.guildId, flag.id), ids, ctx.locale));
 	},
 	async stats(interaction, { days }: Args<'stats'>, ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -85,20 +87,22 @@ const turnPage = button({
 	},
 });
 
-/** The mod-log's "View reply": the same view as `/flagged view`, ephemeral, for whoever may moderate now. */
+/** The mod-log's View (a card's, or "View reply" on an older post): the same view as `/flagged view`, ephemeral. */
 const viewFromModlog = button({
 	id: ids.view,
 	requires: MODERATOR,
 	async handle(interaction, [id], ctx) {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		const lookup = PermissionLookup.forInteraction(interaction, interaction.guildId);
-		await interaction.editReply(flagViewMessage(await findFlag(interaction.guildId, normaliseId(id), lookup, ctx), ids, ctx.locale));
+		const flag = await findFlag(interaction.guildId, normaliseId(id), lookup, ctx);
+		await interaction.editReply(flagViewMessage(flag, await ctx.flags.notes.of(flag.guildId, flag.id), ids, ctx.locale));
 	},
 });
 
 /**
- * Release, Dismiss and Mark reviewed open a short form with an optional reason; its submit decides (see
- * decisionForm). Only a moderator gets the form: anyone else gets the plain refusal at once.
+ * Release, Dismiss and Mark reviewed (a held answer), Remove and Keep (a reported one) open a short form with an
+ * optional reason; its submit decides (see decisionForm). Only a moderator gets the form: anyone else gets the plain
+ * refusal at once.
  */
 function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision): ButtonHandler {
 	return button({
@@ -109,11 +113,19 @@ function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision)
 			await interaction.showModal(
 				new ModalBuilder()
 					.setCustomId(ids.decide.build(kind, normaliseId(flagId)))
-					.setTitle(t(reader, `moderators.decisionForm.title.${kind}`))
+					.setTitle(
+						kind === 'removed' || kind === 'kept'
+							? t(reader, `cases.decisionForm.title.${kind}`)
+							: t(reader, `moderators.decisionForm.title.${kind}`),
+					)
 					.addLabelComponents(
 						new LabelBuilder()
 							.setLabel(t(reader, 'moderators.decisionForm.label'))
-							.setDescription(t(reader, `moderators.decisionForm.hint.${kind}`))
+							.setDescription(
+								kind === 'removed' || kind === 'kept'
+									? t(reader, `cases.decisionForm.hint.${kind}`)
+									: t(reader, `moderators.decisionForm.hint.${kind}`),
+							)
 							.setTextInputComponent(
 								new TextInputBuilder()
 									.setCustomId(REASON_INPUT)
@@ -128,8 +140,9 @@ function decisionButton(id: CustomIdCodec<[flagId: string]>, kind: FlagDecision)
 }
 
 /**
- * A decision's form submitted: the flag's one decision (see FlagRepository.decide), with its reason. The view is
- * updated in place with the outcome and without buttons, and a decided flag says who decided what.
+ * A decision's form submitted: the flag's one decision (see FlagRepository.decide), with its reason. From a view, the
+ * view is updated in place with the outcome and without buttons, and a decided flag says who decided what. From a
+ * mod-log card (a message everyone there sees), the outcome goes to the moderator alone and the card is redrawn.
  */
 const decisionForm = modal({
 	id: ids.decide,
@@ -137,7 +150,12 @@ const decisionForm = modal({
 	async handle(interaction, [kind, id], ctx) {
 		const { guildId } = interaction;
 		const reason = interaction.fields.getTextInputValue(REASON_INPUT).trim().slice(0, REASON_MAX_LENGTH) || undefined;
-		if (!interaction.isFromMessage()) {
+		// A mod-log card is everyone's there: the outcome goes to the moderator alone, and the card is redrawn.
+		const fromModlog =
+			interaction.isFromMessage() &&
+			interaction.message.flags.has(MessageFlags.IsComponentsV2) &&
+			!interaction.message.flags.has(MessageFlags.Ephemeral);
+		if (!interaction.isFromMessage() || fromModlog) {
 			await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 			return decide(interaction, guildId, kind, id, reason, ctx);
 		}
@@ -160,29 +178,46 @@ async function decide(
 	ctx: InteractionContext,
 ): Promise<void> {
 	const lookup = PermissionLookup.forInteraction(interaction, guildId);
-	const { id: flagId } = await findFlag(guildId, normaliseId(id), lookup, ctx);
+	const found = await findFlag(guildId, normaliseId(id), lookup, ctx);
+	const flagId = found.id;
+	// Remove and Keep decide a reported answer, the others a held one: a crafted id mixing them does nothing.
+	if (REPORT_DECISIONS.has(kind) !== (found.report !== undefined)) {
+		throw new UserInputError({ answer: sentence('cases.wrongDecision'), code: 'wrong_decision' });
+	}
 	const reader = ctx.locale;
 	const serverLocale = await serverLocaleOf(guildId, interaction.guildLocale, ctx);
 	let release: ReleaseResult | undefined;
+	let removal: Removal | undefined;
 	const act =
 		kind === 'released'
 			? async (flag: FlagRecord) => {
 					release = await postRelease(flag, { client: ctx.client, log: ctx.log, permissions: lookup, serverLocale });
 				}
-			: undefined;
+			: kind === 'removed'
+				? async (flag: FlagRecord) => {
+						removal = await removeAnswer(flag, ctx);
+					}
+				: undefined;
 	const outcome = await ctx.flags.decide(guildId, flagId, { kind, by: interaction.user.id, reason }, act);
 	if (outcome.kind === 'not-found') throw new UserInputError({ answer: sentence('moderators.noSuchFlag'), code: 'flag_not_found' });
+	const notes = await ctx.flags.notes.of(guildId, flagId);
 	if (outcome.kind === 'already-decided') {
-		await interaction.editReply(flagViewMessage(outcome.flag, ids, reader, alreadyDecidedNote(outcome.flag, reader)));
+		await interaction.editReply(flagViewMessage(outcome.flag, notes, ids, reader, alreadyDecidedNote(outcome.flag, reader)));
 		return;
 	}
 	ctx.log.info({ flagId: outcome.flag.id, decision: kind, withReason: reason !== undefined }, 'flag decided');
+	// A dismissal, and a review the member asked for, reach the member where the server chose so.
+	const tell = kind === 'dismissed' || (kind === 'reviewed' && notes.reviewRequest !== undefined);
 	const [notSent] = await Promise.all([
-		kind === 'dismissed' ? tellIfChosen(outcome.flag, serverLocale, ctx) : undefined,
-		updateModlogPost(outcome.flag, { ...ctx, viewId: ids.view, guildLocale: interaction.guildLocale }),
+		tell ? tellIfChosen(outcome.flag, serverLocale, ctx) : undefined,
+		updateModlogPost(outcome.flag, { ...ctx, ids, guildLocale: interaction.guildLocale }),
 	]);
-	const note = [decidedNote(outcome.flag, release, reader), notSent && render(reader, notSent)].filter(Boolean).join('\n');
-	await interaction.editReply(flagViewMessage(outcome.flag, ids, reader, note));
+	const outcomeNote =
+		removal?.deleted === false
+			? t(reader, 'cases.removedNotDeleted', { reason: inLocale(removal.reason, reader) })
+			: decidedNote(outcome.flag, release, reader);
+	const note = [outcomeNote, notSent && render(reader, notSent)].filter(Boolean).join('\n');
+	await interaction.editReply(flagViewMessage(outcome.flag, notes, ids, reader, note));
 }
 
 /** A dismissal told to the member where the server chose so; the moderator's note when it could not be. */
@@ -240,6 +275,8 @@ export default {
 		decisionButton(ids.release, 'released'),
 		decisionButton(ids.dismiss, 'dismissed'),
 		decisionButton(ids.review, 'reviewed'),
+		decisionButton(ids.remove, 'removed'),
+		decisionButton(ids.keep, 'kept'),
 	],
 	modals: [decisionForm],
 } satisfies Command;

@@ -594,7 +594,7 @@ export class DiscordState {
 			mention_roles: message.mention_roles,
 			attachments: message.attachments,
 			embeds: message.embeds.map(embedAsSent),
-			components: numberComponents(message.components),
+			components: numberComponents(message.components, message.attachments),
 			flags: message.flags,
 			type: message.type,
 			pinned: message.pinned,
@@ -661,7 +661,10 @@ function embedAsSent(embed: APIEmbed): APIEmbed {
 }
 
 /** Components as Discord returns them: each numbered (`id`, from 1, depth first) where the sender gave none. */
-function numberComponents(components: readonly APIMessageTopLevelComponent[]): APIMessageTopLevelComponent[] {
+function numberComponents(
+	components: readonly APIMessageTopLevelComponent[],
+	attachments: readonly APIAttachment[] = [],
+): APIMessageTopLevelComponent[] {
 	let next = 0;
 	const number = (component: unknown): unknown => {
 		if (typeof component !== 'object' || component === null) return component;
@@ -670,7 +673,41 @@ function numberComponents(components: readonly APIMessageTopLevelComponent[]): A
 		numbered.id ??= next;
 		if (Array.isArray(numbered.components)) numbered.components = numbered.components.map(number);
 		if (typeof numbered.accessory === 'object' && numbered.accessory !== null) numbered.accessory = number(numbered.accessory);
+		Object.assign(numbered, componentDefaults(numbered, attachments));
 		return numbered;
 	};
 	return components.map(number) as APIMessageTopLevelComponent[];
+}
+
+/**
+ * What Discord fills in a Components V2 component it sends back: a container's accent and spoiler, a separator's
+ * divider and spacing, and a File component's media resolved from the message's attachment it names.
+ */
+function componentDefaults(component: Record<string, unknown>, attachments: readonly APIAttachment[]): Record<string, unknown> {
+	switch (component.type) {
+		case 17:
+			return { accent_color: component.accent_color ?? null, spoiler: component.spoiler ?? false };
+		case 14:
+			return { divider: component.divider ?? true, spacing: component.spacing ?? 1 };
+		case 13: {
+			const url = String((component.file as { url?: unknown } | undefined)?.url ?? '');
+			const attachment = url.startsWith('attachment://') ? attachments.find((a) => a.filename === url.slice('attachment://'.length)) : undefined;
+			return {
+				spoiler: component.spoiler ?? false,
+				name: attachment?.filename ?? null,
+				size: attachment?.size ?? null,
+				file: attachment
+					? {
+							id: attachment.id,
+							url: attachment.url,
+							proxy_url: attachment.proxy_url,
+							content_type: attachment.content_type ?? null,
+							attachment_id: attachment.id,
+						}
+					: { id: '0', url, proxy_url: url },
+			};
+		}
+		default:
+			return {};
+	}
 }

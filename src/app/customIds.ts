@@ -16,6 +16,14 @@ export const customIds = {
 		followUp: customIdCodec('ask:followup', z.tuple([recordId])),
 		/** Its form's submit. */
 		followUpForm: customIdCodec('ask:followup-form', z.tuple([recordId])),
+		/** Report a shown answer, for anyone who sees it: `ask:report:<conversation id>` (`-` when none was saved). */
+		report: customIdCodec('ask:report', z.tuple([recordId])),
+		/** Its form's submit. */
+		reportForm: customIdCodec('ask:report-form', z.tuple([recordId])),
+		/** Ask for a review, on a held notice, for its asker: `ask:review:<server of the flag>:<flag id>`. */
+		askReview: customIdCodec('ask:review', z.tuple([z.string(), recordId])),
+		/** Its form's submit. */
+		askReviewForm: customIdCodec('ask:review-form', z.tuple([z.string(), recordId])),
 	},
 	askVeil: {
 		/** The question form: `Ask Veil:question:<key of the message's text>`. */
@@ -35,6 +43,9 @@ export const customIds = {
 		release: customIdCodec('flagged:release', z.tuple([recordId])),
 		dismiss: customIdCodec('flagged:dismiss', z.tuple([recordId])),
 		review: customIdCodec('flagged:review', z.tuple([recordId])),
+		/** A reported answer's Remove and Keep. */
+		remove: customIdCodec('flagged:remove', z.tuple([recordId])),
+		keep: customIdCodec('flagged:keep', z.tuple([recordId])),
 		/** A decision's form submitted: `flagged:decide:<decision>:<flag id>`. */
 		decide: customIdCodec('flagged:decide', z.tuple([z.enum(FLAG_DECISIONS), recordId])),
 	},

@@ -148,7 +148,7 @@ export async function hideAnswer(
 		// The reviewers hear of the flag whatever became of the member's notice (an expired token, a 5xx).
 		if (flag && review) {
 			const { client, settings, flags, log } = ctx;
-			await postFlagToModlog(flag, { client, settings, flags, log, viewId: customIds.flagged.view, guildLocale: review.guildLocale });
+			await postFlagToModlog(flag, { client, settings, flags, log, ids: customIds.flagged, guildLocale: review.guildLocale });
 		}
 	}
 }

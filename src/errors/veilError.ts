@@ -51,6 +51,12 @@ export type VeilErrorCode =
 	| 'release_erased'
 	| 'release_failed'
 	| 'release_forbidden'
+	| 'report_already'
+	| 'report_nobody'
+	| 'review_already'
+	| 'review_closed'
+	| 'review_gone'
+	| 'review_not_asker'
 	| 'seal_invalid'
 	| 'shutting_down'
 	| 'store_unavailable'
@@ -62,7 +68,8 @@ export type VeilErrorCode =
 	| 'upstream_invalid'
 	| 'upstream_refused'
 	| 'upstream_rejected'
-	| 'upstream_unavailable';
+	| 'upstream_unavailable'
+	| 'wrong_decision';
 
 /** What every Veil error carries: the logged `message` (never a secret) apart from the `answer` its reader sees. */
 interface VeilErrorOptions {

@@ -51,6 +51,7 @@ export interface Catalogue {
 	readonly commands: Readonly<Record<string, CommandEntry>>;
 	readonly members: SourceCatalogue['members'] | Readonly<Record<string, unknown>>;
 	readonly moderators?: SourceCatalogue['moderators'] | Readonly<Record<string, unknown>>;
+	readonly cases?: SourceCatalogue['cases'] | Readonly<Record<string, unknown>>;
 }
 
 /** Every catalogue, bundled with the code: loading needs no file system or network at run time. */

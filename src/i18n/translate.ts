@@ -13,9 +13,9 @@ type KeysOf<Tree, Prefix extends string = ''> = {
 
 /**
  * A sentence by its key in en-US's catalogue: `members.…` for what a member reads, `moderators.…` for what
- * moderators and server admins read. A misspelled or missing key fails the type check.
+ * moderators and server admins read, `cases.…` for reports, review requests and case cards (either reader). A misspelled or missing key fails the type check.
  */
-export type MessageKey = KeysOf<Pick<SourceCatalogue, 'members' | 'moderators'>>;
+export type MessageKey = KeysOf<Pick<SourceCatalogue, 'members' | 'moderators' | 'cases'>>;
 
 /**
  * What fills a placeholder: text and numbers as they are (`count` also picks the plural form), a list for a
@@ -55,7 +55,13 @@ void instance.init({
 	resources: Object.fromEntries(
 		SUPPORTED_LOCALES.map((locale) => [
 			locale,
-			{ translation: referencesIn(locale, { members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} } as SentenceTree) },
+			{
+				translation: referencesIn(locale, {
+					members: catalogues[locale].members,
+					moderators: catalogues[locale].moderators ?? {},
+					cases: catalogues[locale].cases ?? {},
+				} as SentenceTree),
+			},
 		]),
 	),
 	supportedLngs: [...SUPPORTED_LOCALES],

@@ -20,6 +20,10 @@ export function decidedNote(flag: FlagRecord, release: ReleaseResult | undefined
 		}
 		case 'dismissed':
 			return t(reader, 'moderators.dismissed');
+		case 'removed':
+			return t(reader, 'cases.removed');
+		case 'kept':
+			return t(reader, 'cases.kept');
 		case 'reviewed':
 		case undefined:
 			return t(reader, 'moderators.reviewed');

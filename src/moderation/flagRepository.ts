@@ -8,6 +8,7 @@ import { DAY_MS } from '../time/durations.js';
 import { FlagCases, parseCaseReference } from './flagCases.js';
 import { FlagStats } from './flagStats.js';
 import { FlagIndex, type FlagIndexEntry } from './flagIndex.js';
+import { CaseNotes } from './caseNotes.js';
 import { flagDecisionSchema, openFlag, sealFlag, type FlagDecision, type FlagRecord } from './storedFlag.js';
 
 export type { FlagDecision, FlagRecord } from './storedFlag.js';
@@ -27,7 +28,8 @@ export function askedPrivately(flag: FlagRecord): boolean {
 	return flag.private !== false;
 }
 
-const modlogPostSchema = z.object({ channelId: z.string(), messageId: z.string() });
+/** `card`: posted as a case card (Components V2); a post without it is an embed, and is edited as one. */
+const modlogPostSchema = z.object({ channelId: z.string(), messageId: z.string(), card: z.boolean().optional() });
 /** A flag's mod-log post: its channel and message. */
 export type ModlogPost = z.infer<typeof modlogPostSchema>;
 
@@ -55,6 +57,8 @@ export interface FlagPage {
 	readonly page: number;
 	readonly pageCount: number;
 	readonly total: number;
+	/** The flags of the page whose asker asked for a review that is still pending: they list first. */
+	readonly reviewAsked: ReadonlySet<string>;
 }
 
 /**
@@ -89,6 +93,8 @@ export class FlagRepository {
 	readonly #keys: Keyring;
 	/** Per-server counters of held answers and decisions, for `/flagged stats`. */
 	readonly stats: FlagStats;
+	/** What members add to cases: review requests and reports (see CaseNotes). */
+	readonly notes: CaseNotes;
 
 	/** `keys` are TOKEN_ENCRYPTION_KEY (and its previous one): they seal each flag's prompt and text (see sealFlag). */
 	constructor(store: Store, atomic: AtomicStore, retentionDays: number, keys: Keyring) {
@@ -100,10 +106,11 @@ export class FlagRepository {
 		this.retentionDays = retentionDays;
 		this.#keys = keys;
 		this.stats = new FlagStats(atomic, this.#retentionMs);
+		this.notes = new CaseNotes(atomic, keys, this.#retentionMs);
 	}
 
-	async create(flag: NewFlag, now = new Date()): Promise<FlagRecord> {
-		const id = newFlagId();
+	/** Stores a new flag with the server's next case number; `id` when one was claimed for it (a reported answer's case). */
+	async create(flag: NewFlag, now = new Date(), id = newFlagId()): Promise<FlagRecord> {
 		const caseNumber = await this.#cases.assign(flag.guildId, id, now);
 		const record: FlagRecord = {
 			...flag,
@@ -114,8 +121,8 @@ export class FlagRepository {
 		};
 		await this.#store.set('flags', `${record.guildId}:${record.id}`, sealFlag(record, this.#keys), this.#retentionMs);
 		await this.#index.add(record.guildId, [[record.id, now.getTime(), record.channelId]], now.getTime());
-		// A count lost to a store error costs the summary one flag; the flag itself is kept.
-		await this.stats.held(record).catch(() => undefined);
+		// A count lost to a store error costs the summary one flag; the flag itself is kept. A report is counted as made.
+		if (!record.report) await this.stats.held(record).catch(() => undefined);
 		return record;
 	}
 
@@ -196,7 +203,11 @@ export class FlagRepository {
 			if (act) await act(current ?? flag);
 			acted = act !== undefined;
 			await this.#saveDecision(decided, at, acted);
-			await this.stats.decided(decided).catch(() => undefined);
+			await Promise.all([
+				this.stats.decided(decided).catch(() => undefined),
+				// Decided, a case no longer waits for the review its asker asked for.
+				this.notes.reviewClosed(guildId, id).catch(() => undefined),
+			]);
 		} catch (error) {
 			// Once something was posted, the claim stays (until it expires): a second press must not post it again.
 			if (!acted) await this.#atomic.release(claimKey, claim).catch(() => undefined);
@@ -255,12 +266,14 @@ export class FlagRepository {
 	}
 
 	/**
-	 * One page (1-based) of the server's live flags, newest first. With `channels`, only flags asked in the channels
-	 * it keeps are counted and paged, so a page is never short and the total never tells of the others.
+	 * One page (1-based) of the server's live flags: those whose review was asked and is pending first, then the
+	 * rest, newest first in each. With `channels`, only flags asked in the channels it keeps are counted and paged,
+	 * so a page is never short and the total never tells of the others.
 	 */
 	async list(guildId: string, page: number, options: { pageSize?: number; now?: Date; channels?: ChannelFilter } = {}): Promise<FlagPage> {
 		const { pageSize = FLAG_PAGE_SIZE, now = new Date(), channels } = options;
-		let index = await this.#index.read(guildId, now.getTime());
+		const [read, reviewAsked] = await Promise.all([this.#index.read(guildId, now.getTime()), this.notes.pendingReviews(guildId, now.getTime())]);
+		let index = [...read.filter(([id]) => reviewAsked.has(id)), ...read.filter(([id]) => !reviewAsked.has(id))];
 		if (channels) index = await this.#inChannels(index, channels);
 		const pageCount = Math.max(1, Math.ceil(index.length / pageSize));
 		const current = Math.min(Math.max(1, page), pageCount);
@@ -279,7 +292,7 @@ export class FlagRepository {
 				slice.filter(([id]) => !found.has(id)),
 			);
 		}
-		return { flags, page: current, pageCount, total: index.length };
+		return { flags, page: current, pageCount, total: index.length, reviewAsked };
 	}
 
 	async #inChannels(index: FlagIndexEntry[], keep: ChannelFilter): Promise<FlagIndexEntry[]> {

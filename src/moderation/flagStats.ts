@@ -11,16 +11,23 @@ const OTHER = 'other';
 const AUTOMOD = 'automod';
 const CATEGORIES = ['HARM_CATEGORY_HARASSMENT', 'HARM_CATEGORY_HATE_SPEECH', 'HARM_CATEGORY_SEXUALLY_EXPLICIT', 'HARM_CATEGORY_DANGEROUS_CONTENT'];
 export const HELD_REASONS = [...CATEGORIES, AUTOMOD, OTHER] as const;
-const DECISIONS: readonly FlagDecision[] = ['released', 'dismissed', 'reviewed'];
+/** The decisions on held answers; a reported answer's (Remove, Keep) are not part of the held answers' figures. */
+type HeldDecision = Exclude<FlagDecision, 'removed' | 'kept'>;
+const DECISIONS: readonly HeldDecision[] = ['released', 'dismissed', 'reviewed'];
+/** What members add to cases, counted by the day they added it. */
+const NOTED = ['reported', 'review-asked'] as const;
 
 export interface FlagStatsSummary {
 	readonly days: number;
 	readonly held: number;
 	readonly byReason: ReadonlyMap<string, number>;
-	readonly decided: Readonly<Record<FlagDecision, number>>;
+	readonly decided: Readonly<Record<HeldDecision, number>>;
 	readonly pending: number;
 	/** The upper bound of the bucket holding the median time to a decision (Infinity: past a week); undefined: none decided. */
 	readonly medianUnderMs: number | undefined;
+	/** Reports of shown answers, and the askers' requests for a review of held ones. */
+	readonly reports: number;
+	readonly reviewRequests: number;
 }
 
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
@@ -46,10 +53,19 @@ export class FlagStats {
 	/** Counts a decision, under the day its flag was held, with the time it took. */
 	async decided(flag: FlagRecord): Promise<void> {
 		if (!flag.decision) return;
+		if (flag.report) {
+			await this.#count(flag.guildId, Date.parse(flag.createdAt), `decided:${flag.decision.kind}`);
+			return;
+		}
 		const created = Date.parse(flag.createdAt);
 		const took = Date.parse(flag.decision.at) - created;
 		const bucket = DECISION_BUCKETS_MS.findIndex((bound) => took < bound);
 		await Promise.all([this.#count(flag.guildId, created, `decided:${flag.decision.kind}`), this.#count(flag.guildId, created, `took:${bucket}`)]);
+	}
+
+	/** Counts a member's report of a shown answer, or an asker's request for a review, on the day it was made. */
+	async noted(guildId: string, what: (typeof NOTED)[number], at = Date.now()): Promise<void> {
+		await this.#count(guildId, at, `noted:${what}`);
 	}
 
 	/** The last `days` UTC days (today included) of a server, from its counters. */
@@ -59,10 +75,11 @@ export class FlagStats {
 			...HELD_REASONS.map((reason) => `held:${reason}`),
 			...DECISIONS.map((kind) => `decided:${kind}`),
 			...DECISION_BUCKETS_MS.map((_, i) => `took:${i}`),
+			...NOTED.map((what) => `noted:${what}`),
 		];
 		const dayKeys = Array.from({ length: days }, (_, n) => dayOf(now - n * DAY_MS));
 		const wanted = dayKeys.flatMap((day) => names.map((name) => ({ name, key: key(guildId, day, name) })));
-		// One read of every counter: at most 21 a day for the days asked, however many flags there are.
+		// One read of every counter: at most 23 a day for the days asked, however many flags there are.
 		const counts = await this.atomic.readCounts(wanted.map((counter) => counter.key));
 		const totals = new Map<string, number>();
 		wanted.forEach(({ name }, at) => totals.set(name, (totals.get(name) ?? 0) + (counts[at] ?? 0)));
@@ -86,6 +103,8 @@ export class FlagStats {
 			decided,
 			pending: Math.max(0, held - decidedCount),
 			medianUnderMs,
+			reports: get('noted:reported'),
+			reviewRequests: get('noted:review-asked'),
 		};
 	}
 

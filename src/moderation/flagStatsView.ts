@@ -23,7 +23,9 @@ function reasonWords(reason: string, locale: SupportedLocale): string {
 
 /** `/flagged stats`: held by reason, decisions, release rate and median time to a decision, for moderators alone. */
 export function flagStatsMessage(summary: FlagStatsSummary, locale: SupportedLocale): { content: string; embeds: EmbedBuilder[] } {
-	if (summary.held === 0) return { content: t(locale, 'moderators.stats.none', { count: summary.days }), embeds: [] };
+	const noted =
+		summary.reports + summary.reviewRequests > 0 ? [t(locale, 'cases.stats', { reports: summary.reports, reviews: summary.reviewRequests })] : [];
+	if (summary.held === 0) return { content: [t(locale, 'moderators.stats.none', { count: summary.days }), ...noted].join('\n'), embeds: [] };
 	const { released, dismissed, reviewed } = summary.decided;
 	const decided = released + dismissed + reviewed;
 	const reasons = [...summary.byReason].map(([reason, count]) => `${reasonWords(reason, locale)} ${count}`);
@@ -38,6 +40,7 @@ export function flagStatsMessage(summary: FlagStatsSummary, locale: SupportedLoc
 		summary.medianUnderMs === undefined
 			? t(locale, 'moderators.stats.medianNone')
 			: t(locale, 'moderators.stats.median', { under: underWords(summary.medianUnderMs, locale) }),
+		...noted,
 	];
 	const embed = new EmbedBuilder()
 		.setTitle(t(locale, 'moderators.stats.title', { count: summary.days }))

@@ -1,13 +1,18 @@
 import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, escapeMarkdown, time, TimestampStyles } from 'discord.js';
 import type { CustomIdCodec } from '../discord/customId.js';
-import type { FlagDecision, FlagPage, FlagRecord } from './flagRepository.js';
+import type { FlagPage, FlagRecord } from './flagRepository.js';
 import { ATTACHMENT_NAME } from '../replies/answerMessages.js';
 import { truncate } from '../replies/truncate.js';
-import { categoryLabel, describeRatings, flaggedRatings, upstreamLabel } from '../replies/ratingLabels.js';
+import { categoryLabel, flaggedRatings, upstreamLabel } from '../replies/ratingLabels.js';
 import { describeStopReasons, flagPlace } from './flagLabels.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence, t, type Sentence } from '../i18n/translate.js';
 import { filePart } from '../files/filePart.js';
+import { caseCard, type CardMessage } from './caseCard.js';
+import type { CaseNotesOf } from './caseNotes.js';
+import { flagStatus, STATUS_COLOR } from './caseStatus.js';
+
+export { flagStatus, STATUS_COLOR } from './caseStatus.js';
 
 /** How long hidden replies are kept, in the largest unit that fits (`30 days`, `1.5 hours`). */
 function keptFor(retentionDays: number): Sentence {
@@ -24,23 +29,19 @@ function keptFor(retentionDays: number): Sentence {
 /** The ids of the buttons these views carry: `/flagged` handles them, and its caller passes them in. */
 export interface FlagViewIds {
 	readonly page: CustomIdCodec<[page: number, moderatorId: string]>;
+	/** A mod-log card's View: the case's whole view, ephemeral. */
+	readonly view: CustomIdCodec<[flagId: string]>;
 	readonly release: CustomIdCodec<[flagId: string]>;
 	readonly dismiss: CustomIdCodec<[flagId: string]>;
 	readonly review: CustomIdCodec<[flagId: string]>;
+	readonly remove: CustomIdCodec<[flagId: string]>;
+	readonly keep: CustomIdCodec<[flagId: string]>;
 }
 const PROMPT_ATTACHMENT_NAME = 'prompt.md';
 
-// Embed budget: description ≤ 4096 and the whole embed ≤ 6000; the fields below stay well under the rest.
+// The list's embed: description ≤ 4096, so ten lines of at most 380. A card's prompt preview: at most this much.
 const PROMPT_PREVIEW = 1000;
-const TEXT_PREVIEW = 2600;
 const LIST_LINE_LIMIT = 380;
-
-export const STATUS_COLOR: Readonly<Record<FlagDecision | 'pending', number>> = {
-	pending: 0xe67e22,
-	released: 0x2ecc71,
-	dismissed: 0x95a5a6,
-	reviewed: 0x3498db,
-};
 
 /** A message as the flag views send or edit it: every part given, so an edit also drops what is no longer there. */
 export interface FlagMessage {
@@ -50,15 +51,6 @@ export interface FlagMessage {
 	files: AttachmentBuilder[];
 }
 
-/** `pending`, or who decided what and when, e.g. `released by <@1> <t:…:R>`; mentions render and never ping in embeds. */
-export function flagStatus(flag: FlagRecord, locale: SupportedLocale): string {
-	if (!flag.decision) return t(locale, 'moderators.status.pending');
-	return t(locale, `moderators.status.${flag.decision.kind}`, {
-		userId: flag.decision.by,
-		when: time(new Date(flag.decision.at), TimestampStyles.RelativeTime),
-	});
-}
-
 /** `**#12** · `, the case number a list line starts with; nothing for a flag from before cases were numbered. */
 export function caseLabel(flag: FlagRecord): string {
 	return flag.caseNumber === undefined ? '' : `**#${flag.caseNumber}** · `;
@@ -66,6 +58,7 @@ export function caseLabel(flag: FlagRecord): string {
 
 /** Why it was hidden in a few words: each flagged category with its probability, or the other reason. */
 export function flagCategories(flag: FlagRecord, locale: SupportedLocale): string {
+	if (flag.report) return t(locale, 'cases.reportedTag');
 	const seen = new Set<string>();
 	for (const line of flaggedRatings(flag.ratings)) {
 		const label = `${categoryLabel(line.category, locale)} ${upstreamLabel(line.probability, locale)}`;
@@ -86,7 +79,7 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 	if (page.total === 0) return message(t(locale, 'moderators.listEmpty', { keptFor: keptFor(retentionDays) }), [], []);
 	const lines = page.flags.map((flag) =>
 		truncate(
-			`${caseLabel(flag)}\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
+			`${caseLabel(flag)}${page.reviewAsked.has(flag.id) ? `📨 **${t(locale, 'cases.reviewAskedTag')}** · ` : ''}\`${flag.id}\` · <@${flag.userId}> · ${time(new Date(flag.createdAt), TimestampStyles.ShortDateTime)} · ` +
 				`${flag.outside ? `${flagPlace(flag, locale)} · ` : ''}${flagCategories(flag, locale)} · **${flagStatus(flag, locale)}**`,
 			LIST_LINE_LIMIT,
 		),
@@ -109,83 +102,76 @@ export function flagListMessage(page: FlagPage, moderatorId: string, retentionDa
 }
 
 /**
- * The whole record for a moderator: metadata, status, a jump link to the hidden-reply notice, the prompt and the
- * text (previewed in the embed, attached in full when longer), and the decision buttons while it is pending.
- * `note` opens the message, e.g. the outcome of the button just pressed.
+ * The whole case for a moderator, as a Components V2 card (see caseCard): who, where, when, why, the member's
+ * review request or the reports, the history, and the decision buttons while it is pending. Below the why, the words
+ * of the case: a held answer's prompt and reply, or a reported answer as members saw it, each in a code block cut to
+ * the room Discord's 4000 characters of text leave, and attached in full as a file (a File component) when cut or
+ * when files went with the prompt. `note` opens the message, e.g. the outcome of the button just pressed.
  */
-export function flagViewMessage(flag: FlagRecord, ids: FlagViewIds, locale: SupportedLocale, note = ''): FlagMessage {
+export function flagViewMessage(flag: FlagRecord, notes: CaseNotesOf, ids: FlagViewIds, locale: SupportedLocale, note = ''): CardMessage {
 	const status = flag.decision?.kind ?? 'pending';
-	const link = noticeLink(flag);
-	const reasons = describeStopReasons(flag, locale);
-	const embed = new EmbedBuilder()
-		.setTitle(
-			flag.caseNumber === undefined
-				? t(locale, 'moderators.viewTitle', { id: flag.id })
-				: t(locale, 'moderators.viewTitleCase', { caseNumber: flag.caseNumber, id: flag.id }),
-		)
-		.setColor(STATUS_COLOR[status])
-		.addFields(
-			{ name: t(locale, 'moderators.fields.member'), value: `<@${flag.userId}>`, inline: true },
-			{ name: t(locale, 'moderators.fields.channel'), value: flagPlace(flag, locale), inline: true },
-			{ name: t(locale, 'moderators.fields.when'), value: time(new Date(flag.createdAt), TimestampStyles.ShortDateTime), inline: true },
-			{ name: t(locale, 'moderators.fields.status'), value: flagStatus(flag, locale) },
-			...(flag.decision?.reason ? [{ name: t(locale, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
-			{
-				name: t(locale, 'moderators.fields.ratings'),
-				value: truncate(describeRatings(flaggedRatings(flag.ratings), locale).join('\n') || t(locale, 'moderators.ratingsMissing'), 600),
-			},
-			...(reasons.length > 0 ? [{ name: t(locale, 'moderators.fields.also'), value: truncate(reasons.join('\n'), 300) }] : []),
-			{
-				name: t(locale, 'moderators.fields.hiddenReply'),
-				value: t(locale, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }),
-			},
-			{
-				name: t(locale, 'moderators.fields.keptUntil'),
-				value: t(locale, 'moderators.keptUntilValue', {
-					when: time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime),
-					model: truncate(flag.model, 100),
-				}),
-			},
-		);
+	return caseCard(flag, notes, locale, {
+		note,
+		body: (room) => caseWords(flag, room, locale),
+		actions: status === 'pending' ? [decisionButtons(ids, flag, locale)] : [],
+	});
+}
+
+/** The case's words for its card within `room` characters: the held prompt and reply, or the reported answer. */
+function caseWords(flag: FlagRecord, room: number, locale: SupportedLocale): { texts: string[]; files: AttachmentBuilder[] } {
+	const link = flag.report ? answerLink(flag) : noticeLink(flag);
+	const meta = [
+		flag.report
+			? link && t(locale, 'cases.answerLink', { url: link })
+			: t(locale, link ? 'moderators.noticeLink' : flag.outside ? 'moderators.noNoticeOutside' : 'moderators.noNotice', { url: link ?? '' }),
+		`**${t(locale, 'moderators.fields.keptUntil')}** ${time(new Date(flag.expiresAt), TimestampStyles.ShortDateTime)}`,
+		// Erased with the prompt on a dismissal: only a flag that still holds the words says whose they are.
+		flag.quotedAuthor && flag.prompt !== null
+			? `**${t(locale, 'moderators.quotedLabel')}** ${t(locale, 'moderators.quotedAuthor', { userId: flag.quotedAuthor.id, name: truncate(escapeMarkdown(flag.quotedAuthor.name), 100) })}`
+			: undefined,
+		flag.files?.length && flag.prompt !== null
+			? `**${t(locale, 'moderators.filesField')}** ${truncate(flag.files.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 500)}`
+			: undefined,
+	]
+		.filter((line): line is string => typeof line === 'string' && line !== '')
+		.join('\n');
+	if (flag.unopened !== undefined) return { texts: [meta, `*${t(locale, 'moderators.unreadable')}*`], files: [] };
+	if (flag.report) {
+		if (flag.text === null) return { texts: [meta, `*${t(locale, 'moderators.erased')}*`], files: [] };
+		const answer = preview(flag.text, Math.max(200, room - meta.length - 200), locale);
+		const files = answer.cut ? [new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME })] : [];
+		const attached = answer.cut ? `\n-# ${t(locale, 'moderators.attachedInFull', { fileNames: [ATTACHMENT_NAME] })}` : '';
+		return { texts: [meta, `${t(locale, 'cases.answerHeading')}\n${answer.block}${attached}`], files };
+	}
+	if (flag.prompt === null || flag.text === null) return { texts: [meta, `*${t(locale, 'moderators.erased')}*`], files: [] };
+	const words = Math.max(300, room - meta.length - 300);
+	const prompt = preview(flag.prompt, Math.min(PROMPT_PREVIEW, Math.floor(words / 3)), locale);
+	const text = preview(flag.text, Math.max(100, words - prompt.block.length), locale);
 	const files: AttachmentBuilder[] = [];
-	// Erased with the prompt on a dismissal: only a flag that still holds the words says whose they are.
-	if (flag.quotedAuthor && flag.prompt !== null) {
-		embed.addFields({
-			name: t(locale, 'moderators.quotedLabel'),
-			value: t(locale, 'moderators.quotedAuthor', { userId: flag.quotedAuthor.id, name: truncate(escapeMarkdown(flag.quotedAuthor.name), 100) }),
-		});
+	// The files' text goes with the prompt, in full, as it went upstream; their names show above.
+	const sentFiles = flag.files ?? [];
+	if (prompt.cut || sentFiles.length > 0) {
+		const whole = [flag.prompt, ...sentFiles.map((file) => filePart(file.name, file.text))].join('\n\n');
+		files.push(new AttachmentBuilder(Buffer.from(whole, 'utf8'), { name: PROMPT_ATTACHMENT_NAME }));
 	}
-	if (flag.unopened !== undefined) {
-		embed.setDescription(`*${t(locale, 'moderators.unreadable')}*`);
-	} else if (flag.prompt === null || flag.text === null) {
-		embed.setDescription(`*${t(locale, 'moderators.erased')}*`);
-	} else {
-		const prompt = preview(flag.prompt, PROMPT_PREVIEW, locale);
-		const text = preview(flag.text, TEXT_PREVIEW, locale);
-		// The files' text goes with the prompt, in full, as it went upstream; their names show in the embed.
-		const sentFiles = flag.files ?? [];
-		if (sentFiles.length > 0) {
-			embed.addFields({
-				name: t(locale, 'moderators.filesField'),
-				value: truncate(sentFiles.map((file) => `\`${file.name.replace(/`/g, "'")}\``).join(', '), 1000),
-			});
-		}
-		if (prompt.cut || sentFiles.length > 0) {
-			const whole = [flag.prompt, ...sentFiles.map((file) => filePart(file.name, file.text))].join('\n\n');
-			files.push(new AttachmentBuilder(Buffer.from(whole, 'utf8'), { name: PROMPT_ATTACHMENT_NAME }));
-		}
-		if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
-		const attached =
-			prompt.cut || text.cut
-				? `\n-# ${t(locale, 'moderators.attachedInFull', { fileNames: files.flatMap((file) => file.name ?? []) })}`
-				: files.length > 0
-					? `\n-# ${t(locale, 'moderators.filesAttached', { fileName: PROMPT_ATTACHMENT_NAME })}`
-					: '';
-		embed.setDescription(
-			`${t(locale, 'moderators.promptHeading')}\n${prompt.block}\n${t(locale, 'moderators.replyHeading')}\n${text.block}${attached}`,
-		);
-	}
-	return message(note, [embed], status === 'pending' ? [decisionButtons(ids, flag.id, locale)] : [], files);
+	if (text.cut) files.push(new AttachmentBuilder(Buffer.from(flag.text, 'utf8'), { name: ATTACHMENT_NAME }));
+	const attached =
+		prompt.cut || text.cut
+			? `\n-# ${t(locale, 'moderators.attachedInFull', { fileNames: files.flatMap((file) => file.name ?? []) })}`
+			: files.length > 0
+				? `\n-# ${t(locale, 'moderators.filesAttached', { fileName: PROMPT_ATTACHMENT_NAME })}`
+				: '';
+	return {
+		texts: [meta, `${t(locale, 'moderators.promptHeading')}\n${prompt.block}\n${t(locale, 'moderators.replyHeading')}\n${text.block}${attached}`],
+		files,
+	};
+}
+
+/** Where a reported answer is, in a server (outside, Discord has no link a moderator could open). */
+export function answerLink(flag: FlagRecord): string | undefined {
+	const messageId = flag.report?.messageIds[0];
+	if (!messageId || flag.outside) return undefined;
+	return `https://discord.com/channels/${flag.guildId}/${flag.channelId}/${messageId}`;
 }
 
 /** What a moderator reads after a press that found an earlier decision. */
@@ -193,11 +179,18 @@ export function alreadyDecidedNote(flag: FlagRecord, locale: SupportedLocale): s
 	return t(locale, 'moderators.alreadyDecided', { status: flagStatus(flag, locale) });
 }
 
-function decisionButtons(ids: FlagViewIds, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
-	return new ActionRowBuilder<ButtonBuilder>().addComponents(
-		new ButtonBuilder().setCustomId(ids.release.build(flagId)).setLabel(t(locale, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
-		new ButtonBuilder().setCustomId(ids.dismiss.build(flagId)).setLabel(t(locale, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
-		new ButtonBuilder().setCustomId(ids.review.build(flagId)).setLabel(t(locale, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
+export function decisionButtons(ids: FlagViewIds, flag: FlagRecord, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
+	const row = new ActionRowBuilder<ButtonBuilder>();
+	if (flag.report) {
+		return row.addComponents(
+			new ButtonBuilder().setCustomId(ids.remove.build(flag.id)).setLabel(t(locale, 'cases.buttons.remove')).setStyle(ButtonStyle.Danger),
+			new ButtonBuilder().setCustomId(ids.keep.build(flag.id)).setLabel(t(locale, 'cases.buttons.keep')).setStyle(ButtonStyle.Secondary),
+		);
+	}
+	return row.addComponents(
+		new ButtonBuilder().setCustomId(ids.release.build(flag.id)).setLabel(t(locale, 'moderators.buttons.release')).setStyle(ButtonStyle.Success),
+		new ButtonBuilder().setCustomId(ids.dismiss.build(flag.id)).setLabel(t(locale, 'moderators.buttons.dismiss')).setStyle(ButtonStyle.Danger),
+		new ButtonBuilder().setCustomId(ids.review.build(flag.id)).setLabel(t(locale, 'moderators.buttons.review')).setStyle(ButtonStyle.Secondary),
 	);
 }
 
@@ -209,7 +202,7 @@ function pageButton(id: FlagViewIds['page'], label: string, page: number, modera
  * Model text in a code block, so nothing in it renders as markup, links or mentions; a fence inside it is
  * defused with look-alike characters (the attachment keeps the exact text).
  */
-function preview(text: string, limit: number, locale: SupportedLocale): { block: string; cut: boolean } {
+export function preview(text: string, limit: number, locale: SupportedLocale): { block: string; cut: boolean } {
 	if (text === '') return { block: t(locale, 'moderators.emptyText'), cut: false };
 	const shown = truncate(text, limit).replaceAll('```', 'ˋˋˋ');
 	return { block: `\`\`\`\n${shown}\n\`\`\``, cut: text.length > limit };

@@ -9,10 +9,12 @@ import {
 	type Client,
 	type PermissionsBitField,
 } from 'discord.js';
-import type { CustomIdCodec } from '../discord/customId.js';
 import { FETCH_TO_SEND } from '../discord/clientCache.js';
 import type { FlagRecord, FlagRepository } from './flagRepository.js';
-import { flagStatus, STATUS_COLOR } from './flagViews.js';
+import { answerLink, decisionButtons, preview, type FlagViewIds } from './flagViews.js';
+import { flagStatus, STATUS_COLOR } from './caseStatus.js';
+import { caseCard, type CardMessage } from './caseCard.js';
+import type { CaseNotesOf } from './caseNotes.js';
 import type { Logger } from '../logging/logger.js';
 import { truncate } from '../replies/truncate.js';
 import { describeRatings, flaggedRatings } from '../replies/ratingLabels.js';
@@ -35,11 +37,42 @@ export class ChannelNotSendable extends Error {
 	}
 }
 
+/** A reported answer's text in its mod-log card: members saw it already, so its start is shown (never a held one's). */
+const REPORTED_PREVIEW = 1200;
+
 /**
- * The mod-log embed of a hidden reply, in the server's language: who, where, when and why, never the prompt or the
- * text.
+ * A case's mod-log post, in the server's language, as a Components V2 card: who, where, when and why, the review
+ * request or reports, the history, the decision buttons while pending and View beside the heading. A held answer's
+ * prompt and text never go here; a reported answer's text, public already, is shown from its start.
  */
-export function flagEmbed(flag: FlagRecord, locale: SupportedLocale): EmbedBuilder {
+export function modlogCard(flag: FlagRecord, notes: CaseNotesOf, ids: FlagViewIds, locale: SupportedLocale): CardMessage {
+	const text = flag.report ? flag.text : null;
+	return caseCard(flag, notes, locale, {
+		accessory: new ButtonBuilder()
+			.setCustomId(ids.view.build(flag.id))
+			.setLabel(t(locale, 'moderators.buttons.viewReply'))
+			.setStyle(ButtonStyle.Secondary),
+		body:
+			text === null
+				? undefined
+				: (room) => {
+						const link = answerLink(flag);
+						const shown = preview(text, Math.max(100, Math.min(REPORTED_PREVIEW, room - 200)), locale).block;
+						return {
+							texts: [[t(locale, 'cases.answerHeading'), shown, ...(link ? [t(locale, 'cases.answerLink', { url: link })] : [])].join('\n')],
+							files: [],
+						};
+					},
+		actions: flag.decision ? [] : [decisionButtons(ids, flag, locale)],
+		footer: t(locale, 'moderators.modlog.footer'),
+	});
+}
+
+/**
+ * A post made before case cards, edited after a decision as it was made: an embed, never the held text. Its View
+ * reply button works as ever.
+ */
+function legacyFlagEmbed(flag: FlagRecord, locale: SupportedLocale): EmbedBuilder {
 	const flagged = describeRatings(flaggedRatings(flag.ratings), locale);
 	const reasons = describeStopReasons(flag, locale);
 	return new EmbedBuilder()
@@ -56,18 +89,14 @@ export function flagEmbed(flag: FlagRecord, locale: SupportedLocale): EmbedBuild
 			{ name: t(locale, 'moderators.fields.ratings'), value: truncate(flagged.join('\n') || t(locale, 'moderators.ratingsMissing'), 1024) },
 			...(reasons.length > 0 ? [{ name: t(locale, 'moderators.fields.also'), value: truncate(reasons.join('\n'), 1024) }] : []),
 			{ name: t(locale, 'moderators.fields.flag'), value: t(locale, 'moderators.flagValue', { id: flag.id, model: truncate(flag.model, 200) }) },
-			// Once decided (the post is edited then): who decided what, and why if they said.
 			...(flag.decision ? [{ name: t(locale, 'moderators.fields.status'), value: flagStatus(flag, locale) }] : []),
 			...(flag.decision?.reason ? [{ name: t(locale, 'moderators.reasonField'), value: truncate(escapeMarkdown(flag.decision.reason), 1024) }] : []),
 		)
 		.setFooter({ text: t(locale, 'moderators.modlog.footer') });
 }
 
-/** The id of the mod-log's View reply button: `/flagged` handles it, and the caller passes it in. */
-export type ViewReplyId = CustomIdCodec<[flagId: string]>;
-
-/** The "View reply" button of a mod-log post; it carries the flag id, the server comes from the click. */
-export function viewReplyButton(viewId: ViewReplyId, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
+/** The "View reply" button of a post made before case cards; it carries the flag id, the server comes from the click. */
+function legacyViewReplyRow(viewId: FlagViewIds['view'], flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
 		new ButtonBuilder().setCustomId(viewId.build(flagId)).setLabel(t(locale, 'moderators.buttons.viewReply')).setStyle(ButtonStyle.Secondary),
 	);
@@ -79,7 +108,8 @@ interface ModlogDeps {
 	readonly settings: SettingsRepository;
 	readonly flags: FlagRepository;
 	readonly log: Logger;
-	readonly viewId: ViewReplyId;
+	/** The ids of the card's buttons: /flagged handles them, and the caller passes them in. */
+	readonly ids: FlagViewIds;
 	readonly guildLocale: string | null;
 }
 
@@ -103,12 +133,10 @@ export async function postFlagToModlog(flag: FlagRecord, deps: ModlogDeps): Prom
 	try {
 		const channel = await deps.client.channels.fetch(modlogChannelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new ChannelNotSendable(sentence('moderators.sendFailure.modlogNotSendable'));
-		const posted = await channel.send({
-			embeds: [flagEmbed(flag, locale)],
-			components: [viewReplyButton(deps.viewId, flag.id, locale)],
-		});
-		// Without it the post stays as posted when the flag is decided; its View reply button works either way.
-		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id }).catch((error: unknown) => {
+		const notes = await deps.flags.notes.of(flag.guildId, flag.id).catch(() => ({ reports: [] }));
+		const posted = await channel.send(modlogCard(flag, notes, deps.ids, locale));
+		// Without it the post stays as posted when the flag is decided; its buttons work either way.
+		await deps.flags.notePost(flag, { channelId: modlogChannelId, messageId: posted.id, card: true }).catch((error: unknown) => {
 			deps.log.warn({ err: error, flagId: flag.id }, 'could not remember the mod-log post; a decision will not update it');
 		});
 	} catch (error) {
@@ -130,8 +158,9 @@ export async function postFlagToModlog(flag: FlagRecord, deps: ModlogDeps): Prom
 }
 
 /**
- * Brings a flag's mod-log post up to date after a decision (status, who, the reason). A post from before posts were
- * remembered, or one Veil can no longer edit, stays as it was; that is logged, and nothing fails.
+ * Brings a case's mod-log post up to date (a decision, a review request, another report). A card is drawn again; a
+ * post from before case cards stays an embed, edited as it was made; a post from before posts were remembered, or
+ * one Veil can no longer edit, stays as it was; that is logged, and nothing fails.
  */
 export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Promise<void> {
 	try {
@@ -140,9 +169,14 @@ export async function updateModlogPost(flag: FlagRecord, deps: ModlogDeps): Prom
 		const channel = await deps.client.channels.fetch(post.channelId, FETCH_TO_SEND);
 		if (!channel?.isTextBased()) return;
 		const locale = await serverLocaleOf(flag.guildId, deps.guildLocale, deps);
+		if (post.card) {
+			const notes = await deps.flags.notes.of(flag.guildId, flag.id).catch(() => ({ reports: [] }));
+			await channel.messages.edit(post.messageId, modlogCard(flag, notes, deps.ids, locale));
+			return;
+		}
 		await channel.messages.edit(post.messageId, {
-			embeds: [flagEmbed(flag, locale)],
-			components: [viewReplyButton(deps.viewId, flag.id, locale)],
+			embeds: [legacyFlagEmbed(flag, locale)],
+			components: [legacyViewReplyRow(deps.ids.view, flag.id, locale)],
 		});
 	} catch (error) {
 		deps.log.warn({ err: error, flagId: flag.id }, 'could not update the mod-log post');

@@ -11,7 +11,10 @@ const ratingLineSchema = z.object({
 /** The channelId of a flag asked outside Veil's servers, and of its index entry: no channel id is ever this. */
 export const OUTSIDE_CHANNEL = 'outside';
 
-export const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed'] as const;
+/** Release, Dismiss and Mark reviewed close a held answer's case; Remove and Keep a reported answer's. */
+export const FLAG_DECISIONS = ['released', 'dismissed', 'reviewed', 'removed', 'kept'] as const;
+/** The decisions on a reported answer's case. */
+export const REPORT_DECISIONS: ReadonlySet<FlagDecision> = new Set(['removed', 'kept']);
 export type FlagDecision = (typeof FLAG_DECISIONS)[number];
 
 /** A moderator's decision on a flag, as saved with it and as claimed in the store while it is acted on. */
@@ -43,6 +46,20 @@ const flagMetadataSchema = z.object({
 	/** The server's AutoMod rule that held a reply the ratings cleared, and the keyword or pattern that matched. */
 	automod: z.object({ ruleId: z.string(), ruleName: z.string(), keyword: z.string() }).optional(),
 	model: z.string(),
+	/**
+	 * A shown answer members reported, rather than one Veil held: where it is, so Remove can delete it (the message
+	 * with its buttons and the first part), and the conversation saved with it, erased by Remove. In a DM with Veil,
+	 * `channelId` is the DM's (the flag's own is OUTSIDE_CHANNEL); elsewhere outside it is absent.
+	 */
+	report: z
+		.object({
+			channelId: z.string().optional(),
+			messageIds: z.array(z.string()).max(4),
+			/** The conversation saved with the answer, and the scope it is kept under (a server's id, or outside's). */
+			conversationId: z.string().optional(),
+			scope: z.string().optional(),
+		})
+		.optional(),
 	/** The server's case number (`#N`), counted in the store; absent in flags from before cases were numbered. */
 	caseNumber: z.number().int().positive().optional(),
 	createdAt: z.string(),

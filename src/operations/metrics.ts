@@ -175,9 +175,16 @@ const OUTCOME_OF_CODE = {
 	release_erased: 'error',
 	release_failed: 'error',
 	release_forbidden: 'error',
+	report_already: 'error',
+	report_nobody: 'error',
+	review_already: 'error',
+	review_closed: 'error',
+	review_gone: 'error',
+	review_not_asker: 'error',
 	unknown_command: 'error',
 	unknown_component: 'error',
 	unsupported_interaction: 'error',
+	wrong_decision: 'error',
 } as const satisfies Record<VeilErrorCode, AskOutcome>;
 /**
  * The /link submits the member or a limit ended. Every other code a submit can end with (the account service or

@@ -25,6 +25,8 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
+	cardText,
+	textOf,
 } from '../support/moderation.js';
 import { generationResponse, ratingsWith } from '../support/upstreamStandIn.js';
 import { OUTSIDE_CHANNEL } from '../../src/moderation/storedFlag.js';
@@ -60,7 +62,7 @@ async function modlogPostOf(flagId: string) {
 	const find = () =>
 		harness()
 			.discord.channelMessages(modlogId)
-			.find((message) => JSON.stringify(message.embeds).includes(flagId));
+			.find((message) => cardText(message).includes(flagId));
 	await harness().discord.waitUntil(() => find() !== undefined, `the mod-log post of ${flagId}`);
 	return find();
 }
@@ -89,8 +91,8 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		});
 
 		const post = await modlogPostOf(flagId);
-		expect(JSON.stringify(post?.embeds)).toContain('Outside servers · a DM with Veil');
-		expect(JSON.stringify(post?.embeds)).not.toContain('HELD-IN-DM');
+		expect(cardText(post)).toContain('Outside servers · a DM with Veil');
+		expect(JSON.stringify(post)).not.toContain('HELD-IN-DM');
 
 		const list = await runSubcommand(harness(), moderator, 'flagged', 'list');
 		expect(listLines(list).find((line) => line.includes(flagId))).toContain('Outside servers · a DM with Veil');
@@ -98,7 +100,7 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		expect(readable(view)).toContain('HELD-IN-DM');
 
 		const released = await click(harness(), moderator, `flagged:release:${flagId}`);
-		expect(released.original?.content).toContain(`to <@${member.id}> alone, in a direct message, as they asked outside Veil's servers`);
+		expect(textOf(released)).toContain(`to <@${member.id}> alone, in a direct message, as they asked outside Veil's servers`);
 		const [message] = harness().discord.directMessages(member.id);
 		expect(message?.content).toMatch(/^🔓 \*\*Released by Veil's operators after review\*\*/);
 		expect(message?.content).toContain('HELD-IN-DM');
@@ -113,13 +115,13 @@ describe("held answers from outside Veil's servers, in the operators' server", (
 		expect(state.ephemeral).toBe(true);
 		expect(await harness().bot.context.flags.find(operators.id, flagId)).toMatchObject({ outside: 'server', private: true });
 		const post = await modlogPostOf(flagId);
-		expect(JSON.stringify(post?.embeds)).toContain('Outside servers · a server without Veil');
+		expect(cardText(post)).toContain('Outside servers · a server without Veil');
 		const view = await viewFlag(harness(), moderator, flagId);
 		expect(readable(view)).not.toContain('SECRET-SERVER-NAME');
 		expect(readable(view)).not.toContain(strict.id);
 
 		const released = await click(harness(), moderator, `flagged:release:${flagId}`);
-		expect(released.original?.content).toContain('Released');
+		expect(textOf(released)).toContain('Released');
 		expect(
 			harness()
 				.discord.directMessages(member.id)

@@ -16,7 +16,7 @@ import { DEFAULT_BOT_PERMISSIONS, makeUser, type AutomodRuleOptions, type GuildM
 import { useHarness } from '../support/harness.js';
 import { echoLastPrompt, generationRequestsSince, settled } from '../support/conversations.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
-import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, runSubcommand, viewFlag } from '../support/moderation.js';
+import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, runSubcommand, textOf, viewFlag } from '../support/moderation.js';
 
 const harness = useHarness();
 const member = makeUser('asker');
@@ -195,8 +195,8 @@ describe('a keyword rule on the answer', () => {
 		expect(stored?.automod).toMatchObject({ ruleName: 'Smelly fruit', keyword: 'durian' });
 		const moderator = { user: makeUser('mod'), guild, permissions: MODERATOR_PERMISSIONS };
 		const view = await viewFlag(harness(), moderator, flagId);
-		expect(JSON.stringify(view.original?.embeds)).toContain('AutoMod rule “Smelly fruit” (keyword `durian`)');
-		expect(JSON.stringify(view.original?.embeds)).toContain('You should try a durian.');
+		expect(textOf(view)).toContain('AutoMod rule “Smelly fruit” (keyword `durian`)');
+		expect(textOf(view)).toContain('You should try a durian.');
 	});
 });
 

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser, type EmulatorMessage, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { answerMessages, buttonsOf, echoLastPrompt, followUpAnswer, generationRequestsSince, settled, turnsOf } from '../support/conversations.js';
-import { MODERATOR_PERMISSIONS, viewFlag, type Where } from '../support/moderation.js';
+import { MODERATOR_PERMISSIONS, textOf, viewFlag, type Where } from '../support/moderation.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 
 const harness = useHarness();
@@ -152,8 +152,7 @@ describe('Ask Veil', () => {
 		expect(flag?.quotedAuthor).toEqual({ id: author.id, name: 'Author' });
 		const moderator: Where = { user: makeUser('moderator'), guild: harness().discord.defaultGuild, permissions: MODERATOR_PERMISSIONS };
 		const view = await viewFlag(harness(), moderator, flagId);
-		const field = view.original?.embeds[0]?.fields?.find((entry) => entry.name === 'Quotes a message by');
-		expect(field?.value).toContain(`<@${author.id}> (Author)`);
+		expect(textOf(view)).toContain(`**Quotes a message by** <@${author.id}> (Author)`);
 	});
 
 	it('forgets the message once its form is used: the same form sent again has expired', async () => {

@@ -14,7 +14,7 @@ import { useHarness } from '../support/harness.js';
 import { answerMessages, ask, contentsOf, echoLastPrompt, followUpIdOf, generationRequestsSince, settled } from '../support/conversations.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 import { makeBombPdf, makePdf } from '../support/makePdf.js';
-import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, runSubcommand, viewFlag } from '../support/moderation.js';
+import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, runSubcommand, textOf, viewFlag } from '../support/moderation.js';
 import { FILE_LIMITS } from '../../src/files/readAttachments.js';
 
 // A short download time-out: the slow file below stalls past it.
@@ -210,9 +210,8 @@ describe('a file that makes the prompt unsafe', () => {
 		// A moderator's view names the file; its text is attached with the prompt, as it went upstream.
 		const moderator = { user: makeUser('file-moderator'), guild: harness().discord.defaultGuild, permissions: MODERATOR_PERMISSIONS };
 		const view = await viewFlag(harness(), moderator, flagId);
-		const embed = view.original?.embeds[0];
-		expect(embed?.fields?.find((field) => field.name === 'Files sent with the prompt')?.value).toBe('`plan.txt`');
-		expect(embed?.description).toContain("-# The files' text is attached with the prompt as prompt.md.");
+		expect(textOf(view)).toContain('**Files sent with the prompt** `plan.txt`');
+		expect(textOf(view)).toContain("-# The files' text is attached with the prompt as prompt.md.");
 		const attached = view.original?.files.find((file) => file.filename === 'prompt.md');
 		expect(attached?.data.toString('utf8')).toBe(`Read this\n\nFile: plan.txt\n\`\`\`\n${canary}\n\`\`\``);
 	});

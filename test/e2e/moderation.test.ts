@@ -16,6 +16,7 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
+	textOf,
 } from '../support/moderation.js';
 
 const harness = useHarness();
@@ -42,7 +43,7 @@ describe('permissions', () => {
 		for (const attempt of attempts) {
 			const state = await attempt();
 			expectPrivateAndQuiet(state);
-			expect(state.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
+			expect(textOf(state)).toBe('You need the Manage Messages permission in this server to do this.');
 			const seen = readable(state);
 			for (const secret of ['SECRET-PROMPT-1', 'SECRET-TEXT-1', flag.id]) expect(seen).not.toContain(secret);
 		}
@@ -50,7 +51,7 @@ describe('permissions', () => {
 		const settings = await runSubcommand(harness(), moderator, 'settings', 'modlog', [
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[1]!.id },
 		]);
-		expect(settings.original?.content).toBe('You need the Manage Server permission in this server to do this.');
+		expect(textOf(settings)).toBe('You need the Manage Server permission in this server to do this.');
 		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 		// Nothing was acted on: no release posted, the flag still pending with its text.
 		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
@@ -68,7 +69,7 @@ describe('permissions', () => {
 				memberPermissions: MODERATOR_PERMISSIONS,
 			})
 			.waitForAnswer();
-		expect(state.original?.content).toBe('This works in servers only.');
+		expect(textOf(state)).toBe('This works in servers only.');
 	});
 });
 
@@ -79,8 +80,8 @@ describe('cross-server isolation', () => {
 		const flag = await makeFlag(harness(), a.member, { prompt: 'SECRET-PROMPT-2', text: 'SECRET-TEXT-2' });
 		const unknown = await viewFlag(harness(), b.moderator, 'zzzzzzzzzz');
 		const foreign = await viewFlag(harness(), b.moderator, flag.id);
-		expect(unknown.original?.content).toBe(NO_SUCH_FLAG);
-		expect(foreign.original?.content).toBe(NO_SUCH_FLAG);
+		expect(textOf(unknown)).toBe(NO_SUCH_FLAG);
+		expect(textOf(foreign)).toBe(NO_SUCH_FLAG);
 		expect(foreign.original?.embeds).toEqual(unknown.original?.embeds);
 		for (const prefix of ['flagged:view', 'flagged:release', 'flagged:dismiss', 'flagged:review']) {
 			const pressed = await click(harness(), b.moderator, `${prefix}:${flag.id}`);
@@ -89,7 +90,7 @@ describe('cross-server isolation', () => {
 		}
 		const listed = await listFlags(harness(), b.moderator);
 		expect(readable(listed)).not.toContain(flag.id);
-		expect(listed.original?.content).toContain('No flagged replies');
+		expect(textOf(listed)).toContain('No flagged replies');
 		// Still pending at home.
 		expect(listLines(await listFlags(harness(), a.moderator))).toEqual([expect.stringContaining('**pending**')]);
 	});
@@ -120,7 +121,7 @@ describe('/flagged list', () => {
 		// Another moderator's press on this list is refused and changes nothing.
 		const other: Where = { user: makeUser('other-mod'), guild, permissions: MODERATOR_PERMISSIONS };
 		const refused = await click(harness(), other, `flagged:page:2:${mod}`);
-		expect(refused.original?.content).toContain('Only the moderator who ran this /flagged list');
+		expect(textOf(refused)).toContain('Only the moderator who ran this /flagged list');
 		expect(refused.original?.id).not.toBe(listMessageId);
 		expect(readable(refused)).not.toContain(ids[0]);
 
@@ -158,7 +159,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
 		expect(released.original?.id).toBe(view.original?.id);
-		expect(released.original?.content).toContain('Released');
+		expect(textOf(released)).toContain('Released');
 		expect(customIdsOf(released)).toEqual([]);
 		expect(readable(released)).toContain(`released by <@${moderator.user.id}>`);
 
@@ -174,9 +175,9 @@ describe('Release, Dismiss and Mark reviewed', () => {
 
 		// A second press, even on a stale view with its buttons, says who released it and posts nothing.
 		const again = await click(harness(), { ...moderator, user: makeUser('late-mod') }, `flagged:release:${flag.id}`);
-		expect(again.original?.content).toContain(`already released by <@${moderator.user.id}>`);
+		expect(textOf(again)).toContain(`already released by <@${moderator.user.id}>`);
 		const dismissLate = await click(harness(), moderator, `flagged:dismiss:${flag.id}`);
-		expect(dismissLate.original?.content).toContain('already released');
+		expect(textOf(dismissLate)).toContain('already released');
 		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toHaveLength(1);
 		expect(listLines(await listFlags(harness(), moderator))[0]).toContain(`**released by <@${moderator.user.id}>`);
 	});
@@ -189,7 +190,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 			click(harness(), moderator, `flagged:release:${flag.id}`),
 			click(harness(), other, `flagged:release:${flag.id}`),
 		]);
-		expect([a, b].filter((state) => state.original?.content.includes('already released'))).toHaveLength(1);
+		expect([a, b].filter((state) => textOf(state).includes('already released'))).toHaveLength(1);
 		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toHaveLength(1);
 	});
 
@@ -208,7 +209,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		expect((await harness().bot.context.flags.find(guild.id, flag.id))?.decision).toBeUndefined();
 		harness().discord.clearChannelFailure(channelId);
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
-		expect(released.original?.content).toContain('Released');
+		expect(textOf(released)).toContain('Released');
 		expect(harness().discord.channelMessages(channelId)).toHaveLength(1);
 	});
 
@@ -223,7 +224,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		expect(view.original?.files[0]?.data.toString('utf8')).toBe(text);
 
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
-		expect(released.original?.content).toContain(`to <@${member.user.id}> alone, in a direct message`);
+		expect(textOf(released)).toContain(`to <@${member.user.id}> alone, in a direct message`);
 		expect(harness().discord.channelMessages(guild.channels[0]!.id)).toEqual([]);
 		const [message, ...more] = harness().discord.directMessages(member.user.id);
 		expect(more).toEqual([]);
@@ -254,7 +255,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 
 		harness().discord.setDirectMessagesOpen(member.user.id, true);
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
-		expect(released.original?.content).toContain('Released');
+		expect(textOf(released)).toContain('Released');
 		expect(
 			harness()
 				.discord.directMessages(member.user.id)
@@ -271,7 +272,7 @@ describe('Release, Dismiss and Mark reviewed', () => {
 
 		await viewFlag(harness(), moderator, dismissed.id);
 		const afterDismiss = await click(harness(), moderator, `flagged:dismiss:${dismissed.id}`);
-		expect(afterDismiss.original?.content).toContain('Dismissed');
+		expect(textOf(afterDismiss)).toContain('Dismissed');
 		expect(readable(afterDismiss)).not.toContain('SECRET');
 		expect(afterDismiss.original?.attachments).toEqual([]);
 		expect(customIdsOf(afterDismiss)).toEqual([]);
@@ -281,13 +282,13 @@ describe('Release, Dismiss and Mark reviewed', () => {
 		expect(readable(viewAgain)).toContain('erased');
 		expect(readable(viewAgain)).toContain(`dismissed by <@${moderator.user.id}>`);
 		const release = await click(harness(), moderator, `flagged:release:${dismissed.id}`);
-		expect(release.original?.content).toContain('already dismissed');
+		expect(textOf(release)).toContain('already dismissed');
 
 		const afterReview = await click(harness(), moderator, `flagged:review:${reviewed.id}`);
-		expect(afterReview.original?.content).toContain('Marked reviewed');
+		expect(textOf(afterReview)).toContain('Marked reviewed');
 		expect(readable(afterReview)).toContain(`reviewed by <@${moderator.user.id}>`);
 		const again = await click(harness(), moderator, `flagged:review:${reviewed.id}`);
-		expect(again.original?.content).toContain('already reviewed');
+		expect(textOf(again)).toContain('already reviewed');
 
 		expect(listLines(await listFlags(harness(), moderator))).toEqual([
 			expect.stringContaining(`**reviewed by <@${moderator.user.id}>`),

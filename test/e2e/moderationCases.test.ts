@@ -1,8 +1,22 @@
-import { ApplicationCommandOptionType } from 'discord.js';
+import { ApplicationCommandOptionType, Routes } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
-import { ADMIN_PERMISSIONS, click, freshServer, lastWords, listFlags, listLines, makeFlag, runSubcommand, viewFlag } from '../support/moderation.js';
+import {
+	ADMIN_PERMISSIONS,
+	click,
+	freshServer,
+	lastWords,
+	listFlags,
+	listLines,
+	makeFlag,
+	runSubcommand,
+	textOf,
+	viewFlag,
+	expectCard,
+	cardText,
+	buttonIdsIn,
+} from '../support/moderation.js';
 
 const harness = useHarness();
 
@@ -16,29 +30,56 @@ describe('case numbers', () => {
 		const second = await makeFlag(harness(), member, { prompt: 'second prompt', text: 'second text' });
 
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 2, 'two mod-log posts');
-		expect(
-			harness()
-				.discord.channelMessages(modlogId)
-				.map((post) => post.embeds[0]?.title),
-		).toEqual(['#1 · Reply hidden by the safety filter', '#2 · Reply hidden by the safety filter']);
+		const posts = harness().discord.channelMessages(modlogId);
+		for (const post of posts) expectCard(post);
+		expect(posts.map((post) => cardText(post).split('\n')[0])).toEqual(['## Case #1 · Pending', '## Case #2 · Pending']);
 		const lines = listLines(await listFlags(harness(), moderator));
 		expect(lines[0]).toMatch(new RegExp(`^\\*\\*#2\\*\\* · \`${second.id}\``));
 		expect(lines[1]).toMatch(new RegExp(`^\\*\\*#1\\*\\* · \`${first.id}\``));
 
 		for (const reference of ['#1', '1', ' #1 ']) {
 			const view = await viewFlag(harness(), moderator, reference);
-			expect(view.original?.embeds[0]?.title).toBe(`Case #1 · flag ${first.id}`);
+			expectCard(view.original);
+			expect(textOf(view)).toMatch(new RegExp(`^## Case #1 · Pending\n[^]*\`${first.id}\` · model`));
 		}
-		expect((await viewFlag(harness(), moderator, second.id)).original?.embeds[0]?.title).toBe(`Case #2 · flag ${second.id}`);
-		expect((await viewFlag(harness(), moderator, '#3')).original?.content).toBe('No flag with that id in this server.');
+		expect(textOf(await viewFlag(harness(), moderator, second.id))).toMatch(/^## Case #2 · Pending/);
+		expect(textOf(await viewFlag(harness(), moderator, '#3'))).toBe('No flag with that id in this server.');
 
-		// A decision brings the mod-log post up to date: its status and the reason, the View reply button kept.
+		// A decision brings the mod-log card up to date: its status, the history with the reason, View kept, no decisions.
 		await click(harness(), moderator, `flagged:review:${first.id}`, 'Checked with the member');
 		const [post, untouched] = harness().discord.channelMessages(modlogId);
-		expect(post?.embeds[0]?.fields).toContainEqual({ name: 'Reason', value: 'Checked with the member' });
-		expect(post?.embeds[0]?.fields?.find((field) => field.name === 'Status')?.value).toMatch(new RegExp(`^reviewed by <@${moderator.user.id}>`));
-		expect(JSON.stringify(post?.components)).toContain(`flagged:view:${first.id}`);
-		expect(untouched?.embeds[0]?.fields?.some((field) => field.name === 'Status')).toBe(false);
+		expectCard(post);
+		expect(cardText(post)).toMatch(/^## Case #1 · Reviewed/);
+		expect(cardText(post)).toMatch(new RegExp(`- reviewed by <@${moderator.user.id}> <t:\\d+:R>\n> Checked with the member`));
+		expect(buttonIdsIn(post)).toEqual([`flagged:view:${first.id}`]);
+		expect(cardText(untouched)).toMatch(/^## Case #2 · Pending/);
+		expect(buttonIdsIn(untouched)).toContain(`flagged:release:${second.id}`);
+	});
+
+	it('keeps a mod-log post made before case cards working: its View reply acts, and a decision edits it as the embed it was', async () => {
+		const { guild, member, moderator } = freshServer(harness());
+		const modlogId = guild.channels[1]!.id;
+		const flag = await makeFlag(harness(), member, { prompt: 'an old prompt', text: 'an old held text' });
+		// The post as Veil made it before: an embed and a View reply row, remembered without `card`.
+		const { client, flags } = harness().bot.context;
+		const legacy = (await client.rest.post(Routes.channelMessages(modlogId), {
+			body: {
+				embeds: [{ title: '#1 · Reply hidden by the safety filter', color: 0xe67e22 }],
+				components: [{ type: 1, components: [{ type: 2, style: 2, label: 'View reply', custom_id: `flagged:view:${flag.id}` }] }],
+			},
+		})) as { id: string };
+		const stored = await flags.find(guild.id, flag.id);
+		await flags.notePost(stored!, { channelId: modlogId, messageId: legacy.id });
+
+		const shown = await click(harness(), { ...moderator, channelId: modlogId }, `flagged:view:${flag.id}`);
+		expect(harness().discord.message(legacy.id)).toBeDefined();
+		expect(textOf(shown)).toContain('an old held text');
+		await click(harness(), moderator, `flagged:review:${flag.id}`, 'Seen');
+		const edited = harness().discord.message(legacy.id);
+		expect((edited?.flags ?? 0) & (1 << 15)).toBe(0);
+		expect(edited?.embeds[0]?.fields).toContainEqual({ name: 'Reason', value: 'Seen' });
+		expect(JSON.stringify(edited?.embeds)).not.toContain('an old held text');
+		expect(buttonIdsIn(edited)).toEqual([`flagged:view:${flag.id}`]);
 	});
 
 	it("counts each server on its own, and never opens another server's case", async () => {
@@ -47,7 +88,7 @@ describe('case numbers', () => {
 		await makeFlag(harness(), a.member, { prompt: 'a', text: 'a' });
 		const flagB = await makeFlag(harness(), b.member, { prompt: 'b', text: 'b' });
 		expect((await harness().bot.context.flags.find(b.guild.id, flagB.id))?.caseNumber).toBe(1);
-		expect((await viewFlag(harness(), a.moderator, '#2')).original?.content).toBe('No flag with that id in this server.');
+		expect(textOf(await viewFlag(harness(), a.moderator, '#2'))).toBe('No flag with that id in this server.');
 	});
 });
 
@@ -65,11 +106,11 @@ describe('reasons and dismissal notices', () => {
 			.waitForAnswer();
 		expect(form.modal?.title).toBe('Mark this flag reviewed');
 		const decided = await click(harness(), moderator, `flagged:review:${flag.id}`, '  Harmless: a quote from a novel. ');
-		expect(JSON.stringify(decided.original?.embeds)).toContain('Harmless: a quote from a novel.');
+		expect(textOf(decided)).toContain('> Harmless: a quote from a novel.');
 		const stored = await harness().bot.context.flags.find(moderator.guild.id, flag.id);
 		expect(stored?.decision).toMatchObject({ kind: 'reviewed', by: moderator.user.id, reason: 'Harmless: a quote from a novel.' });
 		const view = await viewFlag(harness(), moderator, flag.id);
-		expect(view.original?.embeds[0]?.fields).toContainEqual({ name: 'Reason', value: 'Harmless: a quote from a novel.' });
+		expect(textOf(view)).toContain('> Harmless: a quote from a novel.');
 	});
 
 	it('tells the member of a dismissal by DM, with the reason, only where the server chose so', async () => {
@@ -79,7 +120,7 @@ describe('reasons and dismissal notices', () => {
 		await click(harness(), moderator, `flagged:dismiss:${untold.id}`, 'not by default');
 		expect(harness().discord.directMessages(member.user.id)).toEqual([]);
 
-		expect((await runSubcommand(harness(), admin, 'settings', 'notify')).original?.content).toContain('are **not** told');
+		expect(textOf(await runSubcommand(harness(), admin, 'settings', 'notify'))).toContain('are **not** told');
 		await runSubcommand(harness(), admin, 'settings', 'notify', [{ type: ApplicationCommandOptionType.Boolean, name: 'dismissals', value: true }]);
 		const told = await makeFlag(harness(), member, { prompt: 'p2', text: 't2' });
 		const caseNumber = (await harness().bot.context.flags.find(guild.id, told.id))?.caseNumber;
@@ -120,7 +161,7 @@ describe('/flagged stats', () => {
 		]);
 		expect(stats.ephemeral).toBe(true);
 		const empty = freshServer(harness());
-		expect((await runSubcommand(harness(), empty.moderator, 'flagged', 'stats')).original?.content).toBe('No answers were held in the last 7 days.');
+		expect(textOf(await runSubcommand(harness(), empty.moderator, 'flagged', 'stats'))).toBe('No answers were held in the last 7 days.');
 		expect(guild.id).not.toBe(empty.guild.id);
 	});
 });

@@ -14,6 +14,7 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
+	textOf,
 } from '../support/moderation.js';
 
 // A flag is moderated in the channel it was asked in: Manage Messages granted in one channel opens the flags of
@@ -65,7 +66,7 @@ describe('a flag is moderated in its own channel', () => {
 		// Exactly the answer an unknown id gets, so nothing can be learnt by probing.
 		const unknown = await viewFlag(bed, perChannel, 'zzzzzzzzzz');
 		const hidden = await viewFlag(bed, perChannel, secret.id);
-		expect(hidden.original?.content).toBe(NO_SUCH_FLAG);
+		expect(textOf(hidden)).toBe(NO_SUCH_FLAG);
 		expect(hidden.original?.embeds).toEqual(unknown.original?.embeds);
 		for (const prefix of ['flagged:view', 'flagged:release', 'flagged:dismiss', 'flagged:review']) {
 			const pressed = await click(bed, perChannel, `${prefix}:${secret.id}`);
@@ -89,7 +90,7 @@ describe('a flag is moderated in its own channel', () => {
 		expect(readable(view)).toContain('staff answer');
 		expect(customIdsOf(view)).toContain(`flagged:release:${flag.id}`);
 		const released = await click(bed, moderator, `flagged:release:${flag.id}`);
-		expect(released.original?.content).toContain('Released');
+		expect(textOf(released)).toContain('Released');
 		const [posted] = bed.discord.channelMessages(staff);
 		expect(posted?.content).toContain('staff answer');
 		expect(posted?.message_reference?.message_id).toBe(flag.answer.original?.id);

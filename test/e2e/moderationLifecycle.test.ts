@@ -15,6 +15,7 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
+	textOf,
 } from '../support/moderation.js';
 
 // Each test starts its own bed: one with a retention of seconds, one restarted between a post and its clicks.
@@ -40,7 +41,7 @@ describe('retention', () => {
 			'the flag to expire',
 		);
 		const listed = await listFlags(bed, moderator);
-		expect(listed.original?.content).toContain('No flagged replies');
+		expect(textOf(listed)).toContain('No flagged replies');
 		expect(listLines(listed)).toEqual([]);
 		const released = await click(bed, moderator, `flagged:release:${flag.id}`);
 		expect(lastWords(released)).toBe('No flag with that id in this server.');
@@ -73,6 +74,6 @@ describe('restart', () => {
 		expect(listLines(next)).toHaveLength(2);
 		const reviewed = await click(bed, moderator, `flagged:review:${newest.id}`);
 		expect(reviewed.original?.id).toBe(view.original?.id);
-		expect(reviewed.original?.content).toContain('Marked reviewed');
+		expect(textOf(reviewed)).toContain('Marked reviewed');
 	});
 });

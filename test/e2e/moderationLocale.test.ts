@@ -12,13 +12,15 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
+	textOf,
+	cardText,
+	componentsIn,
+	expectCard,
 } from '../support/moderation.js';
 
 // Issue 23: a moderator reads their views in their own language, a server's mod-log follows the server's language
 // (Discord's guild_locale, or /settings language), and what reaches the member alone follows the member's.
 const harness = useHarness();
-
-const fieldNames = (embed: { fields?: Array<{ name: string }> } | undefined) => (embed?.fields ?? []).map((field) => field.name);
 
 describe("a moderator's views in the moderator's language", () => {
 	it('shows a Japanese moderator /flagged list, the view and its buttons in Japanese', async () => {
@@ -32,10 +34,10 @@ describe("a moderator's views in the moderator's language", () => {
 		expect(list.original?.embeds[0]?.footer?.text).toMatch(/チャンネルから1件/);
 
 		const view = await viewFlag(harness(), moderator, flag.id);
-		const embed = view.original?.embeds[0];
-		expect(embed?.title).toBe(`ケース#1 · フラグ ${flag.id}`);
-		expect(fieldNames(embed).slice(0, 4)).toEqual(['メンバー', 'チャンネル', '日時', '状態']);
-		const buttons = (view.original?.components?.[0] as { components: Array<{ label: string }> }).components.map((button) => button.label);
+		expectCard(view.original);
+		expect(textOf(view)).toMatch(/^## ケース#1 · 未処理\n\*\*メンバー\*\* <@\d+> · \*\*場所\*\* <#\d+> · \*\*日時\*\* /);
+		expect(textOf(view)).toContain('**理由**');
+		const buttons = componentsIn(view.original?.components).flatMap((component) => (component.type === 2 ? [component.label] : []));
 		expect(buttons).toEqual(['保留解除', '却下', '確認済みにする']);
 
 		// The reason form and /flagged stats too.
@@ -53,7 +55,7 @@ describe("a moderator's views in the moderator's language", () => {
 
 		// The same flag, for a moderator whose client is in English, is in English.
 		const english = await viewFlag(harness(), { ...moderator, user: makeUser('mod-en'), locale: 'en-US' }, flag.id);
-		expect(english.original?.embeds[0]?.title).toBe(`Case #1 · flag ${flag.id}`);
+		expect(textOf(english)).toMatch(/^## Case #1 · Pending\n/);
 	});
 });
 
@@ -72,39 +74,39 @@ describe("the mod-log in the server's language", () => {
 		const flag = await makeFlag(harness(), member, { prompt: 'p1', text: 'La réponse' });
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the first mod-log post');
 		const [first] = harness().discord.channelMessages(modlogId);
-		expect(first?.embeds[0]?.title).toBe('#1 · Réponse masquée par le filtre de sécurité');
-		expect(fieldNames(first?.embeds[0]).slice(0, 3)).toEqual(['Membre', 'Salon', 'Quand']);
+		expectCard(first);
+		expect(cardText(first)).toMatch(/^## Cas n°1 · En attente\n\*\*Membre\*\* <@\d+> · \*\*Où\*\* <#\d+> · \*\*Quand\*\* /);
 
 		// A release is posted in the channel in the server's language; the moderator reads the outcome in theirs.
 		const moderator: Where = { user: makeUser('mod'), guild, permissions: MODERATOR_PERMISSIONS };
 		const released = await click(harness(), moderator, `flagged:release:${flag.id}`);
-		expect(released.original?.content).toMatch(/^🔓 Released/);
+		expect(textOf(released)).toMatch(/^🔓 Released/);
 		const [posted] = harness().discord.channelMessages(guild.channels[0]!.id);
 		expect(posted?.content).toMatch(/^🔓 \*\*Débloquée par un modérateur après examen\*\*/);
 		expect(posted?.content).toContain('La réponse');
 
 		const changed = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'de' }]);
-		expect(changed.original?.content).toMatch(/^✅ Server language: \*\*German · Deutsch\*\*/);
+		expect(textOf(changed)).toMatch(/^✅ Server language: \*\*German · Deutsch\*\*/);
 		await makeFlag(harness(), member, { prompt: 'p2', text: 't2' });
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 2, 'the second mod-log post');
 		const second = harness().discord.channelMessages(modlogId)[1];
-		expect(second?.embeds[0]?.title).toBe('#2 · Antwort vom Sicherheitsfilter verborgen');
+		expect(cardText(second)).toMatch(/^## Fall #2 · Offen\n/);
 		expect(JSON.stringify(second?.components)).toContain('"label":"Antwort ansehen"');
 
 		// A German admin reads the setting in German, the languages named in German.
 		const german = await runSubcommand(harness(), { ...admin, locale: 'de' }, 'settings', 'language');
-		expect(german.original?.content).toMatch(/^Serversprache: \*\*Deutsch\*\*/);
-		expect(german.original?.content).toContain('**Französisch · Français**');
+		expect(textOf(german)).toMatch(/^Serversprache: \*\*Deutsch\*\*/);
+		expect(textOf(german)).toContain('**Französisch · Français**');
 		// The command is named as the German command picker shows it.
-		expect(german.original?.content).toContain('gewählt mit /einstellungen sprache (');
+		expect(textOf(german)).toContain('gewählt mit /einstellungen sprache (');
 
 		// Back to the server's own: French again, and a value Discord would not offer is refused.
 		await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'server' }]);
 		expect((await harness().bot.context.settings.get(guild.id)).locale).toBeUndefined();
 		const own = await runSubcommand(harness(), { ...admin, locale: 'de' }, 'settings', 'language');
-		expect(own.original?.content).toContain('`/einstellungen sprache wahl:` wählt eine andere.');
+		expect(textOf(own)).toContain('`/einstellungen sprache wahl:` wählt eine andere.');
 		const refused = await runSubcommand(harness(), admin, 'settings', 'language', [{ type: 3, name: 'locale', value: 'xx' }]);
-		expect(refused.original?.content).toBe('Veil does not speak `xx`. Choose a language from the list. Nothing was changed.');
+		expect(textOf(refused)).toBe('Veil does not speak `xx`. Choose a language from the list. Nothing was changed.');
 	});
 });
 
@@ -122,8 +124,8 @@ describe("a failed mod-log post, reported in the admin's language", () => {
 		);
 		harness().discord.clearChannelFailure(modlogId);
 		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [{ type: 7, name: 'channel', value: modlogId }]);
-		expect(report.original?.content).toContain('前回のモデレーションログへの報告は');
-		expect(report.original?.content).toContain('Veilがチャンネルにアクセスできなくなりました');
+		expect(textOf(report)).toContain('前回のモデレーションログへの報告は');
+		expect(textOf(report)).toContain('Veilがチャンネルにアクセスできなくなりました');
 	});
 });
 
@@ -136,7 +138,7 @@ describe("what reaches the member alone, in the member's language", () => {
 		const flag = await makeFlag(harness(), member, { prompt: 'p', text: 't' });
 
 		const dismissed = await click(harness(), moderator, `flagged:dismiss:${flag.id}`, 'Nicht hier');
-		expect(dismissed.original?.content).toMatch(/^🗑️ Dismissed/);
+		expect(textOf(dismissed)).toMatch(/^🗑️ Dismissed/);
 		const [notice] = harness().discord.directMessages(member.user.id);
 		expect(notice?.content).toMatch(/^🛡️ Ein Moderator hat die Antwort geprüft, die Veil dir vorenthalten hat \(Fall #1\)/);
 		expect(notice?.content).toContain('Nicht hier');

@@ -13,6 +13,11 @@ import {
 	runSubcommand,
 	viewFlag,
 	type Where,
+	textOf,
+	buttonIdsIn,
+	cardText,
+	componentsIn,
+	expectCard,
 } from '../support/moderation.js';
 
 const harness = useHarness();
@@ -26,28 +31,36 @@ describe('mod-log', () => {
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
 		]);
 		expectPrivateAndQuiet(set);
-		expect(set.original?.content).toContain(`Mod-log: <#${modlogId}>`);
+		expect(textOf(set)).toContain(`Mod-log: <#${modlogId}>`);
 
 		const flag = await makeFlag(harness(), member, { prompt: 'SECRET-PROMPT-4', text: 'SECRET-TEXT-4' });
 		await harness().discord.waitUntil(() => harness().discord.channelMessages(modlogId).length === 1, 'the mod-log post');
 		const [post] = harness().discord.channelMessages(modlogId);
+		expectCard(post);
 		const posted = JSON.stringify({ content: post?.content, embeds: post?.embeds, components: post?.components, files: post?.attachments });
 		expect(posted).not.toContain('SECRET');
 		expect(posted).toContain(flag.id);
 		expect(posted).toContain(`<@${member.user.id}>`);
 		expect(posted).toContain(`<#${guild.channels[0]!.id}>`);
-		expect(posted).toContain('Harassment: MEDIUM');
+		expect(cardText(post)).toContain('**Harassment · MEDIUM**');
 		expect(post?.allowed_mentions).toEqual({ parse: [] });
 		expect(post?.mentions).toEqual([]);
-		const [button] = (post?.components[0] as { components: Array<{ custom_id: string; label: string }> }).components;
+		// View beside the heading, the decisions below, in the same card.
+		const button = componentsIn(post?.components).find((component) => component.type === 9)?.accessory;
 		expect(button).toMatchObject({ custom_id: `flagged:view:${flag.id}`, label: 'View reply' });
+		expect(buttonIdsIn(post)).toEqual([
+			`flagged:view:${flag.id}`,
+			`flagged:release:${flag.id}`,
+			`flagged:dismiss:${flag.id}`,
+			`flagged:review:${flag.id}`,
+		]);
 
 		const shown = await click(harness(), { ...moderator, channelId: modlogId }, `flagged:view:${flag.id}`);
 		expectPrivateAndQuiet(shown);
 		expect(readable(shown)).toContain('SECRET-PROMPT-4');
 		expect(readable(shown)).toContain('SECRET-TEXT-4');
 		const refused = await click(harness(), { ...member, channelId: modlogId }, `flagged:view:${flag.id}`);
-		expect(refused.original?.content).toBe('You need the Manage Messages permission in this server to do this.');
+		expect(textOf(refused)).toBe('You need the Manage Messages permission in this server to do this.');
 	});
 
 	it('refuses a channel where Veil cannot post, saying what is missing, and turns off when run bare', async () => {
@@ -62,15 +75,15 @@ describe('mod-log', () => {
 		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: locked },
 		]);
-		expect(refused.original?.content).toContain('it lacks Send Messages and Embed Links there');
-		expect(refused.original?.content).toContain('Nothing was changed');
+		expect(textOf(refused)).toContain('it lacks Send Messages and Embed Links there');
+		expect(textOf(refused)).toContain('Nothing was changed');
 		expect(await harness().bot.context.settings.get(guild.id)).toEqual({});
 
 		await runSubcommand(harness(), admin, 'settings', 'modlog', [
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: guild.channels[0]!.id },
 		]);
 		const off = await runSubcommand(harness(), admin, 'settings', 'modlog');
-		expect(off.original?.content).toContain(`Mod-log: **off** (it was <#${guild.channels[0]!.id}>)`);
+		expect(textOf(off)).toContain(`Mod-log: **off** (it was <#${guild.channels[0]!.id}>)`);
 		expect((await harness().bot.context.settings.get(guild.id)).modlogChannelId).toBeUndefined();
 	});
 
@@ -83,7 +96,7 @@ describe('mod-log', () => {
 		harness().discord.failChannel(modlogId, 'missing-access');
 
 		const during = await makeFlag(harness(), member, { prompt: 'during', text: 'same text' });
-		expect(during.answer.original?.content.replace(during.id, 'ID')).toBe(before.answer.original?.content.replace(before.id, 'ID'));
+		expect(textOf(during.answer).replace(during.id, 'ID')).toBe(textOf(before.answer).replace(before.id, 'ID'));
 		expect(readable(await viewFlag(harness(), moderator, during.id))).toContain('during');
 		// The failure is noted in the store first, then logged.
 		await harness().discord.waitUntil(
@@ -95,17 +108,17 @@ describe('mod-log', () => {
 		const refused = await runSubcommand(harness(), admin, 'settings', 'modlog', [
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
 		]);
-		expect(refused.original?.content).toContain("can't see that channel");
+		expect(textOf(refused)).toContain("can't see that channel");
 		harness().discord.clearChannelFailure(modlogId);
 		const report = await runSubcommand(harness(), admin, 'settings', 'modlog', [
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
 		]);
-		expect(report.original?.content).toContain('The last mod-log report failed');
-		expect(report.original?.content).toContain('lost access');
+		expect(textOf(report)).toContain('The last mod-log report failed');
+		expect(textOf(report)).toContain('lost access');
 		const next = await runSubcommand(harness(), admin, 'settings', 'modlog', [
 			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: modlogId },
 		]);
-		expect(next.original?.content).not.toContain('failed');
+		expect(textOf(next)).not.toContain('failed');
 	});
 
 	it("posts to the mod-log even when editing the member's hidden-reply notice fails", async () => {

@@ -99,7 +99,8 @@ describe('npm run sandbox', () => {
 			await page.locator('#person-select').selectOption('moderator');
 			await page.locator('.channel.news[data-channel="mod-log"]').waitFor();
 			await page.locator('.channel[data-channel="mod-log"]').click();
-			const post = page.locator('.message', { hasText: t('en-US', 'moderators.modlog.title') });
+			// A case card (Components V2): a container with the case's heading, View beside it, the decisions below.
+			const post = page.locator('.message', { has: page.locator('.container'), hasText: t('en-US', 'cases.state.pending') });
 			await shown(post);
 			await shot('modlog');
 			await post.getByRole('button', { name: t('en-US', 'moderators.buttons.viewReply') }).click();

@@ -1,6 +1,6 @@
 import { type APIApplicationCommandInteractionDataOption, type APIUser, ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { expect } from 'vitest';
-import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
+import { makeUser, PLAIN_MEMBER_PERMISSIONS, type EmulatorMessage, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
 import { generationResponse, ratingsWith } from './upstreamStandIn.js';
 
@@ -139,16 +139,57 @@ export function readable(state: InteractionState): string {
  * leaving the message the button is on as it was.
  */
 export function lastWords(state: InteractionState): string {
-	return state.followUps.at(-1)?.content ?? state.original?.content ?? '';
+	const last = state.followUps.at(-1);
+	return last ? messageText(last) : textOf(state);
 }
 
-/** The custom_ids of the buttons on the answer. */
+/** What a message says: its content, or a case card's text (a Components V2 message has no content). */
+export function messageText(message: EmulatorMessage | undefined): string {
+	if (!message) return '';
+	return (message.flags & (1 << 15)) !== 0 ? cardText(message) : message.content;
+}
+
+/** What an answer says: its content, or a case card's text. */
+export function textOf(state: InteractionState): string {
+	return messageText(state.original);
+}
+
+/** Every component of a message, nested ones included (a card's container, sections and their accessories, rows). */
+export function componentsIn(components: unknown): Array<Record<string, unknown>> {
+	if (!Array.isArray(components)) return [];
+	return (components as Array<Record<string, unknown>>).flatMap((component) => [
+		component,
+		...componentsIn(component.components),
+		...(component.accessory ? componentsIn([component.accessory]) : []),
+	]);
+}
+
+/** The custom_ids of the buttons on the answer, a case card's included. */
 export function customIdsOf(state: InteractionState): string[] {
-	const ids: string[] = [];
-	for (const row of (state.original?.components ?? []) as Array<{ components?: Array<{ custom_id?: string; disabled?: boolean }> }>) {
-		for (const component of row.components ?? []) if (component.custom_id) ids.push(component.custom_id);
-	}
-	return ids;
+	return buttonIdsIn(state.original);
+}
+
+/** The custom_ids of a message's buttons, wherever they sit. */
+export function buttonIdsIn(message: Pick<EmulatorMessage, 'components'> | undefined): string[] {
+	return componentsIn(message?.components).flatMap((component) =>
+		typeof component.custom_id === 'string' && component.type === 2 ? [component.custom_id] : [],
+	);
+}
+
+/** All the text of a Components V2 message (a case card): its Text Displays, in order. */
+export function cardText(message: Pick<EmulatorMessage, 'components'> | undefined): string {
+	return componentsIn(message?.components)
+		.filter((component) => component.type === 10)
+		.map((component) => String(component.content))
+		.join('\n');
+}
+
+/** A case card: the message has the Components V2 flag, no content and no embeds, and one container. */
+export function expectCard(message: EmulatorMessage | undefined): void {
+	expect(message?.flags ?? 0).toSatisfy((flags: number) => (flags & (1 << 15)) !== 0);
+	expect(message?.content).toBe('');
+	expect(message?.embeds).toEqual([]);
+	expect(message?.components.some((component) => component.type === 17)).toBe(true);
 }
 
 /** The list lines of a `/flagged list` answer. */

@@ -18,7 +18,8 @@ const MESSAGE_LINK = /^https:\/\/(?:ptb\.|canary\.)?discord\.com\/channels\/(?:\
 
 /**
  * Discord's markdown, the part Veil uses: code blocks, **bold**, *italic*, `code`, [links](https://…), `-# ` small
- * lines, mentions of people and channels, and timestamps. Built as nodes, so nothing in a message becomes HTML.
+ * lines, `## ` headings, `> ` quotes and `- ` list items, mentions of people and channels, and timestamps. Built as
+ * nodes, so nothing in a message becomes HTML.
  */
 export function markdown(text, names) {
 	const out = [];
@@ -31,6 +32,10 @@ export function markdown(text, names) {
 
 function inline(line, names) {
 	if (line.startsWith('-# ')) return [h('small', { className: 'subtext' }, inline(line.slice(3), names))];
+	const heading = /^(#{1,3}) (.*)$/.exec(line);
+	if (heading) return [h('strong', { className: `heading h${heading[1].length}` }, inline(heading[2], names))];
+	if (line.startsWith('> ')) return [h('span', { className: 'quote' }, inline(line.slice(2), names))];
+	if (line.startsWith('- ')) return [h('span', { className: 'bullet' }, '• ', inline(line.slice(2), names))];
 	const out = [];
 	const pattern = /(\*\*[^*]+\*\*|`[^`]+`|\[[^\]]+\]\(https?:[^)\s]+\)|\*[^*\s][^*]*\*|_[^_\s][^_]*_|<@!?\d+>|<#\d+>|<t:\d+(?::[a-zA-Z])?>)/g;
 	let last = 0;
@@ -111,7 +116,7 @@ export function renderMessage(message, names, actions) {
 				? h('div', { className: 'content thinking-text' }, `${message.author.name} is thinking…`)
 				: h('div', { className: 'content' }, markdown(message.content, names), message.edited && h('span', { className: 'edited' }, ' (edited)')),
 			message.embeds.map((embed) => renderEmbed(embed, names)),
-			message.components.map((row) => renderRow(row, message, actions)),
+			message.components.map((component) => renderComponent(component, message, names, actions)),
 			message.ephemeral && h('div', { className: 'only-you' }, '👁 Only you can see this'),
 		),
 		h('button', { type: 'button', className: 'apps-button', title: 'Apps', onclick: (event) => actions.apps(message, event.currentTarget) }, 'Apps'),
@@ -135,6 +140,44 @@ function renderEmbed(embed, names) {
 			),
 		embed.footer?.text && h('footer', {}, embed.footer.text),
 	);
+}
+
+/**
+ * A component as Discord's client draws it: a row of buttons, or (Components V2, a case card) a container with an
+ * accent colour holding text displays, sections with a button beside them, separators, files and rows.
+ */
+function renderComponent(component, message, names, actions) {
+	switch (component.type) {
+		case 1:
+			return renderRow(component, message, actions);
+		case 17: {
+			const color = typeof component.accent_color === 'number' ? `#${component.accent_color.toString(16).padStart(6, '0')}` : '#4f545c';
+			return h(
+				'article',
+				{ className: 'container', style: `border-left-color: ${color}` },
+				(component.components ?? []).map((inner) => renderComponent(inner, message, names, actions)),
+			);
+		}
+		case 10:
+			return h('div', { className: 'text-display' }, markdown(component.content ?? '', names));
+		case 9:
+			return h(
+				'div',
+				{ className: 'section' },
+				h(
+					'div',
+					{ className: 'section-text' },
+					(component.components ?? []).map((inner) => renderComponent(inner, message, names, actions)),
+				),
+				component.accessory && renderRow({ type: 1, components: [component.accessory] }, message, actions),
+			);
+		case 14:
+			return h('div', { className: component.divider === false ? 'separator' : 'separator divider', role: 'separator' });
+		case 13:
+			return h('div', { className: 'file-component' }, '📄 ', String(component.file?.url ?? '').replace(/^attachment:\/\//, ''));
+		default:
+			return h('span', { className: 'unsupported' }, '(a component the sandbox does not draw)');
+	}
 }
 
 function renderRow(row, message, actions) {

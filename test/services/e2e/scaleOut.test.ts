@@ -4,7 +4,7 @@ import { runScript, type BotProcess } from '../../support/botProcess.js';
 import { makeUser, type GuildModel, type InteractionState } from '../../../sandbox/discord/emulator.js';
 import { guildIdOnShard, shardOf } from '../../../sandbox/discord/shards.js';
 import { startTestServices, type TestServices } from '../../support/harness.js';
-import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS } from '../../support/moderation.js';
+import { ADMIN_PERMISSIONS, MODERATOR_PERMISSIONS, textOf } from '../../support/moderation.js';
 import { RedisServer } from '../../support/redisServer.js';
 import { startRestProxy, type RestProxyProcess } from '../../support/restProxyProcess.js';
 import { generationResponse, ratingsWith, safeResponse } from '../../support/upstreamStandIn.js';
@@ -144,7 +144,7 @@ describe('several processes: shards 0-1 and 2-3 of 4, one Redis, one REST proxy'
 				);
 			};
 			const released = await release();
-			expect(released.original?.content).toMatch(/Released/);
+			expect(textOf(released)).toMatch(/Released/);
 			const again = await release();
 			expect(JSON.stringify(again.original)).toContain('was already released');
 			const posts = discord.channelMessages(general.id).filter((message) => message.content.includes(`held in ${which}`));

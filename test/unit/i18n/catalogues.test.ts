@@ -22,7 +22,11 @@ function leaves(tree: unknown, prefix = ''): Map<string, string> {
 }
 
 /** Every sentence of a locale, members' and moderators' alike, as `t` finds them. */
-const sentenceTree = (locale: SupportedLocale) => ({ members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} });
+const sentenceTree = (locale: SupportedLocale) => ({
+	members: catalogues[locale].members,
+	moderators: catalogues[locale].moderators ?? {},
+	cases: catalogues[locale].cases ?? {},
+});
 
 /** A sentence's keys grouped by base key (plural forms folded): `members.admission.waiting` → { one, other }. */
 function sentences(locale: SupportedLocale): Map<string, Map<string, string>> {

@@ -40,7 +40,7 @@ function rawSentences(locale: SupportedLocale): Map<string, string> {
 			else walk(value, `${prefix}${key}.`);
 		}
 	};
-	walk({ members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {} }, '');
+	walk({ members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {}, cases: catalogues[locale].cases ?? {} }, '');
 	return found;
 }
 

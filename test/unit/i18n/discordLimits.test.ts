@@ -14,6 +14,10 @@ const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]
 			'moderators.decisionForm.title.released',
 			'moderators.decisionForm.title.dismissed',
 			'moderators.decisionForm.title.reviewed',
+			'cases.decisionForm.title.removed',
+			'cases.decisionForm.title.kept',
+			'cases.noteForm.reportTitle',
+			'cases.noteForm.reviewTitle',
 		],
 	],
 	[
@@ -25,6 +29,7 @@ const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]
 			'members.conversation.filesLabel',
 			'members.askVeil.questionLabel',
 			'moderators.decisionForm.label',
+			'cases.noteForm.label',
 		],
 	],
 	[
@@ -37,6 +42,10 @@ const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]
 			'moderators.decisionForm.hint.released',
 			'moderators.decisionForm.hint.dismissed',
 			'moderators.decisionForm.hint.reviewed',
+			'cases.decisionForm.hint.removed',
+			'cases.decisionForm.hint.kept',
+			'cases.noteForm.reportHint',
+			'cases.noteForm.reviewHint',
 		],
 	],
 	[
@@ -50,6 +59,10 @@ const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]
 			'moderators.buttons.dismiss',
 			'moderators.buttons.review',
 			'moderators.buttons.viewReply',
+			'cases.buttons.report',
+			'cases.buttons.askReview',
+			'cases.buttons.remove',
+			'cases.buttons.keep',
 		],
 	],
 ];
