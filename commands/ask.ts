@@ -16,6 +16,7 @@ import { followUpFilesLabel, followUpUploads } from '../src/asking/followUpFiles
 import { filesNotKept } from '../src/conversations/keepFiles.js';
 import type { Conversation } from '../src/conversations/conversationRepository.js';
 import { askData } from './definitions/ask.js';
+import { ratePress } from '../src/asking/rateAnswer.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const { prompt, private: isPrivate = false, file } = argumentsOf(interaction, askData.options);
@@ -67,4 +68,4 @@ const followUpSubmit = modal({
 	},
 });
 
-export default { data: askData, execute, buttons: [followUpPress], modals: [followUpSubmit] } satisfies Command;
+export default { data: askData, execute, buttons: [followUpPress, ratePress], modals: [followUpSubmit] } satisfies Command;

@@ -64,7 +64,15 @@ const subcommands = {
 		await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 		// Within the retention: the counters of older days are gone with their flags.
 		const within = Math.min(days ?? 7, Math.max(1, Math.ceil(ctx.flags.retentionDays)));
-		await interaction.editReply(flagStatsMessage(await ctx.flags.stats.summary(interaction.guildId, within), ctx.locale));
+		const [summary, ratings] = await Promise.all([
+			ctx.flags.stats.summary(interaction.guildId, within),
+			// The votes are a summary beside the held answers': a store that fails them costs only their line.
+			ctx.ratings.summary(interaction.guildId, within).catch((error: unknown) => {
+				ctx.log.warn({ err: error }, 'could not read the ratings for the stats');
+				return undefined;
+			}),
+		]);
+		await interaction.editReply(flagStatsMessage(summary, ctx.locale, ratings));
 	},
 } satisfies SubcommandHandlers<typeof flaggedData, ModeratorInteraction>;
 

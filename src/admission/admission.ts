@@ -1,7 +1,7 @@
 import { AskInProgressError, MemberRateError, ServiceDownError } from './admissionErrors.js';
 import { AskLine, type Ticket } from './askLine.js';
 import { CircuitBreaker, isServiceFailure, type CircuitBreakerOptions, type Pass } from './circuitBreaker.js';
-import { DailyLimit, type Counter, type DailyAsk } from './dailyLimit.js';
+import { DailyLimit, type Counter, type CountedAsk, type DailyAsk } from './dailyLimit.js';
 import { LinkRate } from './linkRate.js';
 import { MemberRate } from './memberRate.js';
 import { OneAskPerMember } from './oneAskPerMember.js';
@@ -84,8 +84,13 @@ export class Admission {
 	}
 
 	/** @internal */
-	countDaily(ask: DailyAsk): Promise<void> {
+	countDaily(ask: DailyAsk): Promise<CountedAsk | undefined> {
 		return this.#daily.count(ask);
+	}
+
+	/** @internal */
+	giveBackDaily(counted: CountedAsk): Promise<void> {
+		return this.#daily.giveBack(counted);
 	}
 }
 
@@ -96,6 +101,7 @@ export class AdmittedAsk {
 	readonly #pass: Pass;
 	readonly #releaseMember: () => void;
 	#ticket: Ticket | undefined;
+	#counted: CountedAsk | undefined;
 
 	constructor(admission: Admission, memberId: string, pass: Pass, releaseMember: () => void) {
 		this.#admission = admission;
@@ -111,8 +117,15 @@ export class AdmittedAsk {
 	}
 
 	/** Counts the ask in the server's daily limit, or throws its refusal. */
-	countDaily(ask: Omit<DailyAsk, 'memberId' | 'now'>): Promise<void> {
-		return this.#admission.countDaily({ ...ask, memberId: this.#memberId, now: Date.now() });
+	async countDaily(ask: Omit<DailyAsk, 'memberId' | 'now'>): Promise<void> {
+		this.#counted = await this.#admission.countDaily({ ...ask, memberId: this.#memberId, now: Date.now() });
+	}
+
+	/** Gives back the daily count of an ask cancelled before it reached the service (once; nothing if none was taken). */
+	async giveBackDaily(): Promise<void> {
+		const counted = this.#counted;
+		this.#counted = undefined;
+		if (counted) await this.#admission.giveBackDaily(counted);
 	}
 
 	/** Counts the ask against the member's pace, once every refusal is behind it: it is now really asked. */

@@ -105,3 +105,12 @@ export class ServiceDownError extends AdmissionRefusal {
 function relativeTime(atMs: number): string {
 	return time(Math.ceil(atMs / 1000), TimestampStyles.RelativeTime);
 }
+
+/** The asker pressed Cancel: the reason the ask's signal aborts with, so the line and the call stop at once. */
+export class AskCancelledError extends AdmissionRefusal {
+	override readonly name = 'AskCancelledError';
+
+	constructor() {
+		super({ code: 'ask_cancelled', message: 'the asker cancelled the ask', answer: sentence('answers.cancel.cancelled') });
+	}
+}

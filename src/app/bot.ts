@@ -27,9 +27,11 @@ import type { Store } from '../storage/store.js';
 import { openStorage, type StoreOptions } from '../storage/openStorage.js';
 import { clientShardOptions, forgetShardEnvironment } from '../discord/shards.js';
 import { Metrics } from '../operations/metrics.js';
+import { AnswerRatings } from '../conversations/answerRatings.js';
+import { RunningAsks } from '../admission/runningAsks.js';
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
 import { checkReadiness } from '../operations/readiness.js';
-import { HOUR_MS } from '../time/durations.js';
+import { DAY_MS, HOUR_MS } from '../time/durations.js';
 import { AutomodRuleCache } from '../automod/ruleCache.js';
 
 export interface BotOptions {
@@ -126,6 +128,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		settings: new SettingsRepository(atomic),
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),
+		ratings: new AnswerRatings(store, atomic, config.flagRetentionDays * DAY_MS),
+		runningAsks: new RunningAsks(),
 		generation,
 		login,
 		client,

@@ -10,6 +10,8 @@ import type { Logger } from '../logging/logger.js';
 import type { LoginClient } from '../accounts/loginClient.js';
 import type { Metrics } from '../operations/metrics.js';
 import type { PendingQuestionRepository } from '../conversations/pendingQuestions.js';
+import type { AnswerRatings } from '../conversations/answerRatings.js';
+import type { RunningAsks } from '../admission/runningAsks.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import type { Place } from './place.js';
@@ -23,6 +25,10 @@ export interface BotContext {
 	readonly settings: SettingsRepository;
 	readonly conversations: ConversationRepository;
 	readonly pendingQuestions: PendingQuestionRepository;
+	/** 👍 / 👎 on shown answers. */
+	readonly ratings: AnswerRatings;
+	/** The asks this process runs now, which Cancel can stop. */
+	readonly runningAsks: RunningAsks;
 	readonly generation: GenerationClient;
 	readonly login: LoginClient;
 	readonly client: Client;

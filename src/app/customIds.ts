@@ -24,6 +24,19 @@ export const customIds = {
 		askReview: customIdCodec('ask:review', z.tuple([z.string(), recordId])),
 		/** Its form's submit. */
 		askReviewForm: customIdCodec('ask:review-form', z.tuple([z.string(), recordId])),
+		/**
+		 * Regenerate: `ask:regen:<version shown>:<newest version>`, each a conversation id. The newest version's record
+		 * lists the message's versions; a claim on it makes two presses one call.
+		 */
+		regenerate: customIdCodec('ask:regen', z.tuple([recordId, recordId])),
+		/** ◀ ▶: `ask:version:<version to show>:<newest version>`. */
+		version: customIdCodec('ask:version', z.tuple([recordId, recordId])),
+		/** Where ◀ ▶ stand (`2/3`), a button never enabled: `ask:versions:<newest version>`. */
+		versionsAt: customIdCodec('ask:versions', z.tuple([recordId])),
+		/** 👍 / 👎: `ask:rate:<up|down>:<conversation id of the version rated>`. */
+		rate: customIdCodec('ask:rate', z.tuple([z.enum(['up', 'down']), recordId])),
+		/** Cancel, while an ask waits or is generated: `ask:cancel:<the ask's interaction id>:<asker id>`. */
+		cancel: customIdCodec('ask:cancel', z.tuple([recordId, z.string()])),
 	},
 	askVeil: {
 		/** The question form: `Ask Veil:question:<key of the message's text>`. */

@@ -3,8 +3,6 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	MessageFlags,
-	type APIActionRowComponent,
-	type APIButtonComponentWithCustomId,
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
@@ -63,9 +61,6 @@ export interface Gathered {
 	/** The server's AutoMod rules where they apply, with what their exemptions read of this ask. */
 	readonly rules: { readonly server: ServerRules; readonly context: MatchContext } | undefined;
 }
-
-/** A row of one button, as Discord takes it. */
-export type FollowUpRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
 
 /**
  * Reads what the request refers to, before the acknowledgement: a follow-up's conversation (its visibility is the

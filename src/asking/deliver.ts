@@ -1,4 +1,4 @@
-import { ButtonBuilder, ButtonStyle, ComponentType, MessageFlags, type APIButtonComponentWithCustomId, type Message } from 'discord.js';
+import { MessageFlags, type Message } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
@@ -7,40 +7,19 @@ import { answerInPlace } from '../discord/answers.js';
 import { BlockedByAutomod } from '../discord/automodRefusal.js';
 import { candidateText, type GenerationResponse } from '../generation/generationResponse.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
-import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
-import { t } from '../i18n/translate.js';
 import type { FlagRecord } from '../moderation/flagRepository.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import type { Review } from '../app/place.js';
-import type { AskInteraction, FollowUpRow, Gathered } from './askRequest.js';
+import type { AskInteraction, Gathered } from './askRequest.js';
+import { answerButtonRows } from './answerButtons.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
 
 /**
- * /ask's Follow up button, built and checked by the builders once: every answer carries one, and its rows differ
- * only in the custom_id, whose form the id's codec keeps, and the label's language (the catalogue tests check it).
- */
-const FOLLOW_UP_BUTTON = new ButtonBuilder()
-	.setCustomId(customIds.ask.followUp.build('conversation'))
-	.setLabel(t(SOURCE_LOCALE, 'members.conversation.followUpButton'))
-	.setStyle(ButtonStyle.Secondary)
-	.toJSON() as APIButtonComponentWithCustomId;
-
-/** The row of a shown answer's Follow up button, for the conversation saved after it, labelled in `locale`. */
-function followUpRow(conversationId: string, locale: SupportedLocale): FollowUpRow {
-	const button = {
-		...FOLLOW_UP_BUTTON,
-		label: t(locale, 'members.conversation.followUpButton'),
-		custom_id: customIds.ask.followUp.build(conversationId),
-	};
-	return { type: ComponentType.ActionRow, components: [button] };
-}
-
-/**
- * Sends a shown answer in the deferral's place: split like any answer, the last message carrying a Follow up
- * button for the conversation saved with it. The save starts before the answer goes out (Discord shows the button
+ * Sends a shown answer in the deferral's place: split like any answer, the last message carrying its buttons
+ * (answerButtons.ts: Follow up, Regenerate, the votes) for the conversation saved with it. The save starts before the answer goes out (Discord shows the button
  * before the bot hears back, and a quick press's read waits for the save), but the member does not wait for it:
  * should it fail, the button is taken off again. A longer answer's last message alone waits for it. Throws what
  * Discord refused a part with; a refusal of its AutoMod (see BlockedByAutomod) once what went out is taken back.
@@ -55,7 +34,9 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 	// saveConversation never rejects: its failure is `false`.
 	const saving = conversationId === undefined ? Promise.resolve(false) : saveConversation(interaction, conversationId, verdict, gathered, ctx);
 	const withButton = <T extends object>(part: T) =>
-		conversationId === undefined ? part : { ...part, components: [followUpRow(conversationId, ctx.locale)] };
+		conversationId === undefined
+			? part
+			: { ...part, components: answerButtonRows({ conversationId, regenerate: offersRegenerate(gathered), locale: ctx.locale }) };
 	const posted: Message[] = [];
 	try {
 		if (rest.length === 0) {
@@ -78,6 +59,14 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 			await withdraw(interaction, posted, conversationId !== undefined && (await saving) ? conversationId : undefined, ctx);
 		throw error;
 	}
+}
+
+/** Regenerate's button goes on answers once its handler is in (issue 36 lands in pieces). */
+const REGENERATE_OFFERED = false as boolean;
+
+/** Regenerate asks the same turn again: not an Ask Veil answer's, whose quoted message is not kept to ask again. */
+export function offersRegenerate({ question }: Gathered): boolean {
+	return REGENERATE_OFFERED && question.source !== 'askVeil';
 }
 
 /**

@@ -33,6 +33,8 @@ const contentSchema = z.object({
 	/** The member whose ask or follow-up this record follows; absent in records sealed before it was kept. */
 	ownerId: z.string().optional(),
 	turns: turnsSchema,
+	/** The earlier versions of the same answer its message keeps (Regenerate), oldest first: conversation ids. */
+	versions: z.array(z.string()).optional(),
 });
 
 /**
@@ -67,6 +69,8 @@ export interface Conversation {
 	readonly ownerId: string | undefined;
 	/** Oldest first, alternating prompt and answer, ending with the answer; only what a later body could hold. */
 	readonly turns: readonly Turn[];
+	/** The earlier versions of this answer its message keeps, oldest first (conversation ids); none before a Regenerate. */
+	readonly versions: readonly string[];
 	readonly expiresAt: Date;
 }
 
@@ -114,14 +118,15 @@ export class ConversationRepository {
 	/** Saves the conversation after a shown answer (under `id`, or a new one), keeping only the turns a later body could hold. */
 	async save(
 		guildId: string,
-		conversation: { id?: string; ownerId: string; ephemeral: boolean; turns: readonly Turn[] },
+		conversation: { id?: string; ownerId: string; ephemeral: boolean; turns: readonly Turn[]; versions?: readonly string[] },
 		now = new Date(),
 	): Promise<Conversation> {
 		const id = conversation.id ?? newConversationId();
 		// A follow-up adds at least a one-character prompt, so more than this can never be sent again.
 		const turns = trimHistory(conversation.turns, { turns: TURN_LIMIT - 1, characters: CHARACTER_LIMIT - 1 });
 		const expiresAt = new Date(now.getTime() + this.#ttlMs);
-		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns };
+		const versions = conversation.versions?.length ? [...conversation.versions] : undefined;
+		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, versions };
 		const record: ConversationRecord = {
 			version: 2,
 			sealed: seal(JSON.stringify(content), associatedData(guildId, id), this.#keys.current),
@@ -130,7 +135,7 @@ export class ConversationRepository {
 		};
 		// Written with the other saves of the next SAVE_WINDOW_MS, in one statement.
 		await this.#saves.add({ key: `${guildId}:${id}`, value: record, expiresAt: expiresAt.getTime() });
-		return { id, guildId, ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, expiresAt };
+		return { id, guildId, ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, versions: versions ?? [], expiresAt };
 	}
 
 	/** Forgets a conversation saved for an answer that was then held (its Follow up button never reached anyone). */
@@ -154,7 +159,7 @@ export class ConversationRepository {
 		if (!(expiresAt.getTime() > now.getTime())) return undefined;
 		const content = this.#open(parsed.data.sealed, guildId, id);
 		if (!content) return undefined;
-		return { id, guildId, ephemeral: content.ephemeral, ownerId: content.ownerId, turns: content.turns, expiresAt };
+		return { id, guildId, ephemeral: content.ephemeral, ownerId: content.ownerId, turns: content.turns, versions: content.versions ?? [], expiresAt };
 	}
 
 	#open(sealed: string, guildId: string, id: string): z.infer<typeof contentSchema> | undefined {

@@ -7,6 +7,7 @@ import { render, type Sentence } from '../i18n/translate.js';
  */
 export type VeilErrorCode =
 	| 'ask_busy'
+	| 'ask_cancelled'
 	| 'ask_daily_limit'
 	| 'ask_in_progress'
 	| 'ask_rate_limited'
@@ -42,10 +43,12 @@ export type VeilErrorCode =
 	| 'missing_permission'
 	| 'modlog_permissions'
 	| 'modlog_unknown_channel'
+	| 'not_asker'
 	| 'not_in_guild'
 	| 'not_owner'
 	| 'prompt_empty'
 	| 'prompt_too_long'
+	| 'regenerate_in_progress'
 	| 'release_dm_failed'
 	| 'release_dms_closed'
 	| 'release_erased'
@@ -69,6 +72,7 @@ export type VeilErrorCode =
 	| 'upstream_refused'
 	| 'upstream_rejected'
 	| 'upstream_unavailable'
+	| 'version_expired'
 	| 'wrong_decision';
 
 /** What every Veil error carries: the logged `message` (never a secret) apart from the `answer` its reader sees. */

@@ -52,6 +52,14 @@ export interface Catalogue {
 	readonly members: SourceCatalogue['members'] | Readonly<Record<string, unknown>>;
 	readonly moderators?: SourceCatalogue['moderators'] | Readonly<Record<string, unknown>>;
 	readonly cases?: SourceCatalogue['cases'] | Readonly<Record<string, unknown>>;
+	/** A feature's own section of sentences (`answers`, …), beside members' and moderators'. */
+	readonly [section: string]: unknown;
+}
+
+/** Every section of sentences of a catalogue, as `t` finds them: all but `_meta` and `commands`. */
+export function sentenceSections(catalogue: Catalogue): Readonly<Record<string, unknown>> {
+	const { _meta: _, commands: __, ...sections } = catalogue;
+	return sections;
 }
 
 /** Every catalogue, bundled with the code: loading needs no file system or network at run time. */

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { catalogues, type SourceCatalogue } from './catalogues.js';
+import { catalogues, sentenceSections, type SourceCatalogue } from './catalogues.js';
 import { withCommandReferences } from './commandReferences.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
@@ -13,9 +13,10 @@ type KeysOf<Tree, Prefix extends string = ''> = {
 
 /**
  * A sentence by its key in en-US's catalogue: `members.…` for what a member reads, `moderators.…` for what
- * moderators and server admins read, `cases.…` for reports, review requests and case cards (either reader). A misspelled or missing key fails the type check.
+ * moderators and server admins read, and a section per feature (`answers.…`, the actions on a shown answer). Every
+ * top-level section but `_meta` and `commands` holds sentences. A misspelled or missing key fails the type check.
  */
-export type MessageKey = KeysOf<Pick<SourceCatalogue, 'members' | 'moderators' | 'cases'>>;
+export type MessageKey = KeysOf<Omit<SourceCatalogue, '_meta' | 'commands'>>;
 
 /**
  * What fills a placeholder: text and numbers as they are (`count` also picks the plural form), a list for a
@@ -53,16 +54,7 @@ const instance = i18next.createInstance();
 void instance.init({
 	initAsync: false,
 	resources: Object.fromEntries(
-		SUPPORTED_LOCALES.map((locale) => [
-			locale,
-			{
-				translation: referencesIn(locale, {
-					members: catalogues[locale].members,
-					moderators: catalogues[locale].moderators ?? {},
-					cases: catalogues[locale].cases ?? {},
-				} as SentenceTree),
-			},
-		]),
+		SUPPORTED_LOCALES.map((locale) => [locale, { translation: referencesIn(locale, sentenceSections(catalogues[locale]) as SentenceTree) }]),
 	),
 	supportedLngs: [...SUPPORTED_LOCALES],
 	lng: SOURCE_LOCALE,

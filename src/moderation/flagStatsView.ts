@@ -2,6 +2,7 @@ import { EmbedBuilder } from 'discord.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
 import type { FlagStatsSummary } from './flagStats.js';
+import type { RatingSummary } from '../conversations/answerRatings.js';
 import { categoryLabel } from '../replies/ratingLabels.js';
 
 /** A bucket's upper bound in words: `under 15 minutes`, `over a week`. */
@@ -21,11 +22,29 @@ function reasonWords(reason: string, locale: SupportedLocale): string {
 	return categoryLabel(reason, locale);
 }
 
-/** `/flagged stats`: held by reason, decisions, release rate and median time to a decision, for moderators alone. */
-export function flagStatsMessage(summary: FlagStatsSummary, locale: SupportedLocale): { content: string; embeds: EmbedBuilder[] } {
+/** The line of the members' votes on answers, when any answer was rated: how many, and the share of 👎 among the votes. */
+function ratingsLine(ratings: RatingSummary | undefined, locale: SupportedLocale): string[] {
+	if (!ratings || ratings.rated === 0) return [];
+	const votes = ratings.up + ratings.down;
+	return [t(locale, 'answers.stats.rated', { count: ratings.rated, percent: votes === 0 ? 0 : Math.round((ratings.down / votes) * 100) })];
+}
+
+/**
+ * `/flagged stats`: held by reason, decisions, release rate and median time to a decision, and the answers members
+ * rated, for moderators alone.
+ */
+export function flagStatsMessage(
+	summary: FlagStatsSummary,
+	locale: SupportedLocale,
+	ratings?: RatingSummary,
+): { content: string; embeds: EmbedBuilder[] } {
 	const noted =
 		summary.reports + summary.reviewRequests > 0 ? [t(locale, 'cases.stats', { reports: summary.reports, reviews: summary.reviewRequests })] : [];
-	if (summary.held === 0) return { content: [t(locale, 'moderators.stats.none', { count: summary.days }), ...noted].join('\n'), embeds: [] };
+	if (summary.held === 0)
+		return {
+			content: [t(locale, 'moderators.stats.none', { count: summary.days }), ...noted, ...ratingsLine(ratings, locale)].join('\n'),
+			embeds: [],
+		};
 	const { released, dismissed, reviewed } = summary.decided;
 	const decided = released + dismissed + reviewed;
 	const reasons = [...summary.byReason].map(([reason, count]) => `${reasonWords(reason, locale)} ${count}`);
@@ -41,6 +60,7 @@ export function flagStatsMessage(summary: FlagStatsSummary, locale: SupportedLoc
 			? t(locale, 'moderators.stats.medianNone')
 			: t(locale, 'moderators.stats.median', { under: underWords(summary.medianUnderMs, locale) }),
 		...noted,
+		...ratingsLine(ratings, locale),
 	];
 	const embed = new EmbedBuilder()
 		.setTitle(t(locale, 'moderators.stats.title', { count: summary.days }))

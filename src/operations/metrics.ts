@@ -2,8 +2,11 @@ import type { Client } from 'discord.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
 
-/** How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before the upstream (busy, limited), or failed. */
-const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error'] as const;
+/**
+ * How an ask ended: shown or hidden by the verdict, refused (not linked, or the account refused), turned away before
+ * the upstream (busy, limited), failed, or cancelled by its asker.
+ */
+const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error', 'cancelled'] as const;
 export type AskOutcome = (typeof ASK_OUTCOMES)[number];
 
 /** How a /link submit ended. */
@@ -21,6 +24,7 @@ export class Metrics {
 	readonly #links: Counter;
 	readonly #generation: Histogram;
 	readonly #storeErrors: Counter;
+	readonly #votes: Counter;
 	// The line changes twice an ask; its gauges are set from the latest counts when they are read.
 	readonly #line = { waiting: 0, running: 0 };
 	readonly #clients = new Set<Client>();
@@ -57,6 +61,14 @@ export class Metrics {
 			},
 		});
 		this.#storeErrors = new Counter({ name: 'veil_store_errors_total', help: 'Store operations that failed or timed out.', registers });
+		// Counts of votes, never whose or on which answer: a rate of 👎 over 👍 is what an operator reads.
+		this.#votes = new Counter({
+			name: 'veil_answer_votes_total',
+			help: '👍 / 👎 on shown answers, by vote; a changed vote counts once more, as `changed`.',
+			labelNames: ['vote', 'change'],
+			registers,
+		});
+		for (const vote of ['up', 'down']) for (const change of ['new', 'changed']) this.#votes.inc({ vote, change }, 0);
 		new Gauge({
 			name: 'veil_gateway_ping_seconds',
 			help: "Each shard's last heartbeat round trip; absent until its first.",
@@ -100,6 +112,11 @@ export class Metrics {
 		this.#line.waiting = waiting;
 	}
 
+	/** A member's vote on an answer: their first on it (`new`), or one that replaced their other vote. */
+	recordVote(vote: 'up' | 'down', change: 'new' | 'changed'): void {
+		this.#votes.inc({ vote, change });
+	}
+
 	recordStoreError(): void {
 		this.#storeErrors.inc();
 	}
@@ -123,6 +140,10 @@ const OUTCOME_OF_CODE = {
 	ask_in_progress: 'limited',
 	ask_rate_limited: 'limited',
 	ask_daily_limit: 'limited',
+	// The asker pressed Cancel while their ask waited or was generated.
+	ask_cancelled: 'cancelled',
+	// Regenerate pressed again while the first press's call runs: the one call answers both.
+	regenerate_in_progress: 'limited',
 	// A file Veil does not read, or past a cap: refused before or instead of going upstream.
 	file_unsupported: 'refused',
 	file_too_many: 'refused',
@@ -185,6 +206,8 @@ const OUTCOME_OF_CODE = {
 	unknown_component: 'error',
 	unsupported_interaction: 'error',
 	wrong_decision: 'error',
+	not_asker: 'error',
+	version_expired: 'error',
 } as const satisfies Record<VeilErrorCode, AskOutcome>;
 /**
  * The /link submits the member or a limit ended. Every other code a submit can end with (the account service or

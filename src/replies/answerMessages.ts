@@ -19,13 +19,13 @@ export interface OutgoingMessage {
  * moderator's release line) opens the first message. Veil's own lines (cut short, attached) are in `locale`; the
  * model's text is never translated.
  */
-export function answerMessages(text: string, cutShort: boolean, locale: SupportedLocale, header = ''): OutgoingMessage[] {
+export function answerMessages(text: string, cutShort: boolean, locale: SupportedLocale, header = '', maxMessages = MAX_MESSAGES): OutgoingMessage[] {
 	const prefix = header ? `${header}\n` : '';
 	const suffix = cutShort ? `\n-# ${t(locale, 'members.ask.cutShort')}` : '';
 	if (text.trim() === '') return [{ content: `${prefix}${t(locale, 'members.ask.emptyAnswer')}${suffix}` }];
 
 	const chunks = splitReply(text, MESSAGE_LIMIT - prefix.length - suffix.length);
-	if (chunks.length > MAX_MESSAGES) {
+	if (chunks.length > maxMessages) {
 		const attachedNote = `\n-# ${t(locale, 'members.ask.attached', { fileName: ATTACHMENT_NAME })}`;
 		const [first = ''] = splitReply(text, MESSAGE_LIMIT - prefix.length - suffix.length - attachedNote.length);
 		return [
@@ -38,4 +38,13 @@ export function answerMessages(text: string, cutShort: boolean, locale: Supporte
 	return chunks.map((chunk, index) => ({
 		content: `${index === 0 ? prefix : ''}${chunk}${index === chunks.length - 1 ? suffix : ''}`,
 	}));
+}
+
+/**
+ * A version of an answer as one message, for the message that carries its buttons (Regenerate, ◀ ▶): the whole text
+ * when it fits, else its beginning with the whole text attached as `reply.md`, as a very long answer goes.
+ */
+export function oneAnswerMessage(text: string, cutShort: boolean, locale: SupportedLocale): OutgoingMessage {
+	const [message] = answerMessages(text, cutShort, locale, '', 1);
+	return message ?? { content: t(locale, 'members.ask.emptyAnswer') };
 }

@@ -4,7 +4,8 @@ import { PREFIXED_READ_TIMEOUT_MS, type StoreBound } from './storeBound.js';
 import { StoreError } from './storeError.js';
 
 /** The record kinds Veil keeps; each is a key prefix inside the one keyv namespace. */
-type StoreArea = 'accounts' | 'flags' | 'flag-index' | 'flag-cases' | 'flag-modlog' | 'settings' | 'conversations' | 'pending-questions';
+type StoreArea =
+	'accounts' | 'flags' | 'flag-index' | 'flag-cases' | 'flag-modlog' | 'settings' | 'conversations' | 'pending-questions' | 'answer-votes';
 
 /**
  * A small key-value store over keyv, on the process's one store connection (see openStorage). Every operation is

@@ -82,7 +82,11 @@ describe('Follow up', () => {
 		const state = await handle.waitFor((s) => answerMessages(s).length >= 3 && s.originalEdits > 0, 10_000);
 		const messages = answerMessages(state);
 		expect(messages.slice(0, -1).flatMap(buttonsOf)).toEqual([]);
-		expect(buttonsOf(messages.at(-1))).toEqual([expect.stringMatching(/^ask:followup:/)]);
+		expect(buttonsOf(messages.at(-1))).toEqual([
+			expect.stringMatching(/^ask:followup:/),
+			expect.stringMatching(/^ask:rate:up:/),
+			expect.stringMatching(/^ask:rate:down:/),
+		]);
 		for (const message of messages) expect(message.allowed_mentions).toEqual({ parse: [] });
 	});
 

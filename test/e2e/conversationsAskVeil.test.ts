@@ -45,7 +45,11 @@ describe('Ask Veil', () => {
 		expect(request?.headers.authorization).toBe(`Bearer access-${asker.id}`);
 		expect(answer?.ephemeral).toBe(false);
 		expect(answer?.original?.content).toBe(`Answer to: ${prompt}`);
-		expect(buttonsOf(answerMessages(answer as InteractionState).at(-1))).toEqual([expect.stringMatching(/^ask:followup:/)]);
+		expect(buttonsOf(answerMessages(answer as InteractionState).at(-1))).toEqual([
+			expect.stringMatching(/^ask:followup:/),
+			expect.stringMatching(/^ask:rate:up:/),
+			expect.stringMatching(/^ask:rate:down:/),
+		]);
 
 		// It can be followed up like any answer: the question is the conversation's first turn, with whose message it
 		// asked about in place of the message.

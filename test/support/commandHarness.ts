@@ -21,6 +21,8 @@ import { buildRegistry } from '../../src/app/registry.js';
 import { AutomodRuleCache } from '../../src/automod/ruleCache.js';
 import { parseConfig } from '../../src/config/config.js';
 import { ConversationRepository } from '../../src/conversations/conversationRepository.js';
+import { AnswerRatings } from '../../src/conversations/answerRatings.js';
+import { RunningAsks } from '../../src/admission/runningAsks.js';
 import { PendingQuestionRepository } from '../../src/conversations/pendingQuestions.js';
 import { GenerationClient } from '../../src/generation/generationClient.js';
 import { createLogger } from '../../src/logging/logger.js';
@@ -91,6 +93,8 @@ export async function startCommandHarness(): Promise<CommandHarness> {
 		settings: new SettingsRepository(atomic),
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),
+		ratings: new AnswerRatings(store, atomic, config.flagRetentionDays * 86_400_000),
+		runningAsks: new RunningAsks(),
 		generation: new GenerationClient({
 			baseUrl: config.generationBaseUrl,
 			apiKey: config.generationApiKey,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
+import { catalogues, sentenceSections, type CommandEntry } from '../../../src/i18n/catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../../../src/i18n/locales.js';
 
 const source = catalogues[SOURCE_LOCALE];
@@ -21,12 +21,8 @@ function leaves(tree: unknown, prefix = ''): Map<string, string> {
 	return found;
 }
 
-/** Every sentence of a locale, members' and moderators' alike, as `t` finds them. */
-const sentenceTree = (locale: SupportedLocale) => ({
-	members: catalogues[locale].members,
-	moderators: catalogues[locale].moderators ?? {},
-	cases: catalogues[locale].cases ?? {},
-});
+/** Every sentence of a locale, members', moderators' and each feature's section alike, as `t` finds them. */
+const sentenceTree = (locale: SupportedLocale) => sentenceSections(catalogues[locale]);
 
 /** A sentence's keys grouped by base key (plural forms folded): `members.admission.waiting` → { one, other }. */
 function sentences(locale: SupportedLocale): Map<string, Map<string, string>> {
@@ -62,6 +58,10 @@ describe('the catalogues', () => {
 	it.each(translated)('%s has every key of en-US and no other, commands and sentences alike', (locale) => {
 		expect([...leaves(catalogues[locale].commands).keys()].sort()).toEqual([...leaves(source.commands).keys()].sort());
 		expect([...sentences(locale).keys()].sort()).toEqual([...sentences(SOURCE_LOCALE).keys()].sort());
+	});
+
+	it.each(translated)('%s orders its sections as en-US does', (locale) => {
+		expect(Object.keys(catalogues[locale])).toEqual(Object.keys(source));
 	});
 
 	it.each(SUPPORTED_LOCALES)('%s has exactly the plural forms its language needs, for every counted sentence', (locale) => {

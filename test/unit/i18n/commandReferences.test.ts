@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandData } from '../../../commands/definitions/index.js';
-import { catalogues } from '../../../src/i18n/catalogues.js';
+import { catalogues, sentenceSections } from '../../../src/i18n/catalogues.js';
 import { COMMAND_REFERENCE, commandReference, UnknownCommandReference, withCommandReferences } from '../../../src/i18n/commandReferences.js';
 import { commandRegistrations } from '../../../src/i18n/commandLocalizations.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../../../src/i18n/locales.js';
@@ -40,7 +40,7 @@ function rawSentences(locale: SupportedLocale): Map<string, string> {
 			else walk(value, `${prefix}${key}.`);
 		}
 	};
-	walk({ members: catalogues[locale].members, moderators: catalogues[locale].moderators ?? {}, cases: catalogues[locale].cases ?? {} }, '');
+	walk(sentenceSections(catalogues[locale]), '');
 	return found;
 }
 

@@ -63,6 +63,8 @@ const LIMITS: ReadonlyArray<readonly [limit: number, keys: readonly MessageKey[]
 			'cases.buttons.askReview',
 			'cases.buttons.remove',
 			'cases.buttons.keep',
+			'answers.buttons.regenerate',
+			'answers.buttons.cancel',
 		],
 	],
 ];
