@@ -17,6 +17,7 @@ import { filesNotKept } from '../src/conversations/keepFiles.js';
 import type { Conversation } from '../src/conversations/conversationRepository.js';
 import { askData } from './definitions/ask.js';
 import { ratePress } from '../src/asking/rateAnswer.js';
+import { askReviewPressed, askReviewSubmitted } from '../src/asking/askReview.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const { prompt, private: isPrivate = false, file } = argumentsOf(interaction, askData.options);
@@ -68,4 +69,13 @@ const followUpSubmit = modal({
 	},
 });
 
-export default { data: askData, execute, buttons: [followUpPress, ratePress], modals: [followUpSubmit] } satisfies Command;
+/** Ask for a review, on a held notice: its asker alone, once (see askReview). */
+const askReviewPress = button({ id: customIds.ask.askReview, handle: askReviewPressed });
+const askReviewSubmit = modal({ id: customIds.ask.askReviewForm, handle: askReviewSubmitted });
+
+export default {
+	data: askData,
+	execute,
+	buttons: [followUpPress, ratePress, askReviewPress],
+	modals: [followUpSubmit, askReviewSubmit],
+} satisfies Command;

@@ -1,8 +1,13 @@
 import {
+	ActionRowBuilder,
 	ApplicationIntegrationType,
+	ButtonBuilder,
+	ButtonStyle,
 	InteractionContextType,
 	MessageFlags,
 	PermissionFlagsBits,
+	type APIActionRowComponent,
+	type APIButtonComponentWithCustomId,
 	type BaseInteraction,
 	type RepliableInteraction,
 } from 'discord.js';
@@ -14,6 +19,8 @@ import type { Logger } from '../logging/logger.js';
 import type { NewFlag } from '../moderation/flagRepository.js';
 import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
+import { t } from '../i18n/translate.js';
+import { customIds } from './customIds.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 
 /** Outside Veil's servers: a DM with Veil, a group DM, or a server that did not install Veil. */
@@ -111,7 +118,11 @@ class VeilServer implements Place {
 	}
 
 	notify(interaction: RepliableInteraction, { verdict, flagId, ephemeral, locale }: HeldNotice, deps: PlaceDeps): Promise<void> {
-		return answerInPlace(interaction, hiddenNotice(verdict, flagId, 'server', locale), ephemeral, deps.log);
+		const review =
+			flagId === undefined
+				? {}
+				: { components: [askReviewRow(this.guildId, flagId, locale).toJSON() as APIActionRowComponent<APIButtonComponentWithCustomId>] };
+		return answerInPlace(interaction, { ...hiddenNotice(verdict, flagId, 'server', locale), ...review }, ephemeral, deps.log);
 	}
 }
 
@@ -145,8 +156,10 @@ class Outside implements Place {
 
 	/** The member's alone, whatever the ask's visibility. */
 	notify(interaction: RepliableInteraction, { verdict, flagId, ephemeral, locale }: HeldNotice, deps: PlaceDeps): Promise<void> {
-		const reviewers = deps.config.operatorGuildId === undefined ? 'none' : 'operators';
-		return answerAlone(interaction, ephemeral, hiddenNotice(verdict, flagId, reviewers, locale));
+		const { operatorGuildId } = deps.config;
+		const reviewers = operatorGuildId === undefined ? 'none' : 'operators';
+		const review = flagId === undefined || operatorGuildId === undefined ? {} : { components: [askReviewRow(operatorGuildId, flagId, locale)] };
+		return answerAlone(interaction, ephemeral, { ...hiddenNotice(verdict, flagId, reviewers, locale), ...review });
 	}
 }
 
@@ -163,6 +176,19 @@ export function placeOf(
 	if (interaction.authorizingIntegrationOwners[ApplicationIntegrationType.GuildInstall] !== guildId) return new Outside('server');
 	const exempt = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
 	return new VeilServer(guildId, interaction.channelId, exempt, interaction.guildLocale);
+}
+
+/**
+ * A held notice's Ask for a review button (its asker alone may use it, once), for the flag kept in `guildId`: the
+ * asking server's, or the operators' for an answer held outside Veil's servers.
+ */
+function askReviewRow(guildId: string, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
+	return new ActionRowBuilder<ButtonBuilder>().addComponents(
+		new ButtonBuilder()
+			.setCustomId(customIds.ask.askReview.build(guildId, flagId))
+			.setLabel(t(locale, 'cases.buttons.askReview'))
+			.setStyle(ButtonStyle.Secondary),
+	);
 }
 
 /** The id of the public "thinking…" message a held answer's notice replaces; without it a release names the member. */

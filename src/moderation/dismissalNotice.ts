@@ -7,8 +7,9 @@ import type { FlagRecord } from './flagRepository.js';
 import { memberLocaleOf } from './releaseFlag.js';
 
 /**
- * Tells a member, by DM in the language they asked in, that their held answer was dismissed (where the server chose
- * `/settings notify dismissals:true`), with the moderator's reason if they gave one; never who dismissed it. Nothing
+ * Tells a member, by DM in the language they asked in, that their held answer was dismissed, or reviewed after they
+ * asked for a review (where the server chose `/settings notify dismissals:true`), with the moderator's reason if
+ * they gave one; never who decided. Nothing
  * fails for it: returns the note the moderator reads when it could not be sent (their DMs closed), else undefined.
  */
 export async function tellMemberDismissed(
@@ -17,10 +18,13 @@ export async function tellMemberDismissed(
 ): Promise<Sentence | undefined> {
 	const reason = flag.decision?.reason;
 	const locale = memberLocaleOf(flag, deps.serverLocale);
+	// A review the member asked for that kept the answer hidden is told as such; a dismissal, as ever.
 	const notice =
-		flag.caseNumber === undefined
-			? t(locale, 'members.ask.dismissed.notice')
-			: t(locale, 'members.ask.dismissed.noticeCase', { caseNumber: flag.caseNumber });
+		flag.decision?.kind === 'reviewed' && flag.caseNumber !== undefined
+			? t(locale, 'cases.reviewedNotice', { caseNumber: flag.caseNumber })
+			: flag.caseNumber === undefined
+				? t(locale, 'members.ask.dismissed.notice')
+				: t(locale, 'members.ask.dismissed.noticeCase', { caseNumber: flag.caseNumber });
 	const content =
 		reason === undefined ? notice : `${notice}\n${t(locale, 'members.ask.dismissed.reason', { reason: truncate(escapeMarkdown(reason), 500) })}`;
 	try {

@@ -226,10 +226,9 @@ describe('a hidden answer in a conversation', () => {
 		const hidden = await followUpAnswer(harness(), first, asker, 'H2: the hidden one');
 		expect(hidden.original?.content).toMatch(/hidden/);
 		expect(hidden.original?.content).not.toContain(canary);
-		expect(buttonsOf(hidden.original)).toEqual([]);
-
-		// Flagged like any hidden answer, with the follow-up's own prompt.
+		// Flagged like any hidden answer, with the follow-up's own prompt; its one button asks for a review, never a Follow up.
 		const flagId = /Reference for moderators: `([a-z0-9]+)`/.exec(hidden.original?.content ?? '')?.[1] as string;
+		expect(buttonsOf(hidden.original)).toEqual([`ask:review:${harness().discord.defaultGuild.id}:${flagId}`]);
 		const guild = harness().discord.defaultGuild;
 		const flag = await harness().bot.context.flags.find(guild.id, flagId);
 		expect(flag).toMatchObject({ prompt: 'H2: the hidden one', text: canary, userId: asker.id, noticeMessageId: hidden.original?.id });

@@ -148,8 +148,9 @@ describe('Ask Veil', () => {
 		const { answer } = await askVeil(target, 'say something');
 		expect(answer?.original?.content).toMatch(/hidden/);
 		expect(answer?.original?.content).not.toContain(canary);
-		expect(buttonsOf(answer?.original)).toEqual([]);
 		const flagId = /`([a-z0-9]+)`/.exec(answer?.original?.content ?? '')?.[1] as string;
+		// Its one button asks for a review, never a Follow up.
+		expect(buttonsOf(answer?.original)).toEqual([`ask:review:${harness().discord.defaultGuild.id}:${flagId}`]);
 		const flag = await harness().bot.context.flags.find(harness().discord.defaultGuild.id, flagId);
 		expect(flag).toMatchObject({ prompt: '> a message\n\nsay something', text: canary, userId: asker.id, channelId: target.channel_id });
 		// The prompt holds another member's words: the flag says whose, and the moderator's view shows it.
