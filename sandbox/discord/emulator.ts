@@ -161,6 +161,9 @@ export interface MemberMessageOptions {
 	attachments?: APIAttachment[];
 	/** Forwards this message instead: empty content, `message_reference.type` 1 and its `message_snapshots`. */
 	forwardOf?: EmulatorMessage;
+	/** Replies to this message (type 19 with a `message_reference`), pinging its author unless `pingOnReply` is false. */
+	replyTo?: EmulatorMessage;
+	pingOnReply?: boolean;
 }
 
 export interface ButtonOptions extends InteractionOptions {
@@ -693,6 +696,20 @@ export class DiscordEmulator {
 			type: 0,
 		});
 		if (options.attachments) message.attachments = [...options.attachments];
+		const { replyTo } = options;
+		if (replyTo) {
+			message.type = 19;
+			message.message_reference = {
+				type: 0,
+				message_id: replyTo.id,
+				channel_id: replyTo.channel_id,
+				...(replyTo.guild_id ? { guild_id: replyTo.guild_id } : {}),
+			};
+			// "Ping on reply" mentions the author of the message replied to.
+			if (options.pingOnReply !== false && !message.mentions.some((user) => user.id === replyTo.author.id)) {
+				message.mentions = [...message.mentions, replyTo.author];
+			}
+		}
 		if (forwarded) {
 			// A forward carries no content of its own: a snapshot of the message, and a reference of type 1 (FORWARD).
 			message.message_reference = {
@@ -707,7 +724,28 @@ export class DiscordEmulator {
 			];
 		}
 		this.#state.addMessage(message);
+		// Whether the bot receives it, and with what content, is the gateway's to decide (its intents). A forward is
+		// not dispatched: Discord's published description knows no reference of type 1 in a message object, and a
+		// forward never talks to Veil (it carries no content of its own).
+		if (!forwarded) this.#dispatchAll('MESSAGE_CREATE', this.#state.toApi(message));
 		return message;
+	}
+
+	/** A member edits their message: MESSAGE_UPDATE with the new content. */
+	editAsMember(message: EmulatorMessage, content: string): void {
+		message.content = content;
+		message.edited_timestamp = new Date().toISOString();
+		this.#dispatchAll('MESSAGE_UPDATE', this.#state.toApi(message));
+	}
+
+	/** A member deletes their message: MESSAGE_DELETE, and REST calls to it answer 404 Unknown Message. */
+	deleteAsMember(message: EmulatorMessage): void {
+		message.deleted = true;
+		this.#dispatchAll('MESSAGE_DELETE', {
+			id: message.id,
+			channel_id: message.channel_id,
+			...(message.guild_id ? { guild_id: message.guild_id } : {}),
+		});
 	}
 
 	/**

@@ -8,6 +8,7 @@ import { guildCreatePayload } from './wire.js';
 import { checkDispatch } from './apiSpec.js';
 import { shardOf } from './shards.js';
 import { requestTarget } from './requestTarget.js';
+import { asSeenWithoutContent, MESSAGE_CONTENT_INTENT, MESSAGE_EVENTS, messageIntentOf } from './messageContent.js';
 
 /** What an IDENTIFY carried. */
 export interface IdentifyRecord {
@@ -49,6 +50,10 @@ const GUILDS_EVENTS = new Set([
 	'CHANNEL_CREATE',
 	'CHANNEL_UPDATE',
 	'CHANNEL_DELETE',
+	'THREAD_CREATE',
+	'THREAD_UPDATE',
+	'THREAD_DELETE',
+	'THREAD_LIST_SYNC',
 ]);
 
 /**
@@ -98,7 +103,10 @@ export class Gateway {
 	dispatchAll(t: string, d: unknown): void {
 		const body = d as { id?: unknown; guild_id?: unknown } | null;
 		const guildId = t === 'GUILD_CREATE' ? body?.id : body?.guild_id;
+		// A DM's messages go to shard 0 alone, as Discord sends them.
+		const dmMessage = typeof guildId !== 'string' && MESSAGE_EVENTS.has(t);
 		for (const session of this.#sessions.values()) {
+			if (dmMessage && session.shard[0] !== 0) continue;
 			if (typeof guildId !== 'string' || covers(session, guildId)) this.#dispatch(session, t, d);
 		}
 	}
@@ -327,9 +335,12 @@ export class Gateway {
 		else answer();
 	}
 
-	#dispatch(session: Session, t: string, d: unknown): void {
+	#dispatch(session: Session, t: string, given: unknown): void {
 		if (GUILDS_EVENTS.has(t) && (session.intents & GUILDS_INTENT) === 0) return;
 		if (AUTOMOD_RULE_EVENTS.has(t) && (session.intents & AUTOMOD_CONFIGURATION_INTENT) === 0) return;
+		if (MESSAGE_EVENTS.has(t) && (session.intents & messageIntentOf(given)) === 0) return;
+		const withoutContent = (t === 'MESSAGE_CREATE' || t === 'MESSAGE_UPDATE') && (session.intents & MESSAGE_CONTENT_INTENT) === 0;
+		const d = withoutContent ? asSeenWithoutContent(this.state.bot.id, given) : given;
 		this.#holdToPublishedApi(t, d);
 		session.seq += 1;
 		const raw = JSON.stringify({ op: 0, t, s: session.seq, d });

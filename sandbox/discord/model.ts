@@ -14,7 +14,7 @@ import { collectCustomIds } from './components.js';
 import { snowflake } from './ids.js';
 import { parseMentions } from './mentions.js';
 import { PLAIN_MEMBER_PERMISSIONS } from './permissions.js';
-import { memberPayload } from './users.js';
+import { memberPayload, PLAIN_USER_FIELDS } from './users.js';
 import { rolePayload } from './wire.js';
 import { IS_COMPONENTS_V2 } from './validation.js';
 import type { ApiViolation } from './apiSpec.js';
@@ -223,7 +223,14 @@ export class Signal {
 	}
 }
 
-const UNKNOWN_USER = (id: string): APIUser => ({ id, username: `user${id.slice(-4)}`, global_name: null, discriminator: '0', avatar: null });
+const UNKNOWN_USER = (id: string): APIUser => ({
+	id,
+	username: `user${id.slice(-4)}`,
+	global_name: null,
+	discriminator: '0',
+	avatar: null,
+	...PLAIN_USER_FIELDS,
+});
 
 /** The emulator's in-memory Discord: guilds, channels, messages, interactions, commands. */
 export class DiscordState {

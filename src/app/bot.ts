@@ -20,6 +20,7 @@ import { useDiscordRest } from '../discord/internals/discordRest.js';
 import { proxySecretHeaders } from '../discord/restProxySecret.js';
 import { makeCache } from '../discord/clientCache.js';
 import { dropGuildStubs } from '../discord/internals/readyGuilds.js';
+import { screenGatewayPackets } from '../discord/internals/gatewayScreen.js';
 import { SettingsRepository } from '../settings/settingsRepository.js';
 import { makeDailyLimitsIfMissing, moveLegacySettings } from '../settings/settingsAtStart.js';
 import { moveLegacyFlags } from '../moderation/flagMigration.js';
@@ -102,9 +103,17 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	forgetShardEnvironment();
 	const client = new Client({
 		...clientShardOptions(config),
-		// Interactions need no intent. The one Veil takes brings the AutoMod rule events of servers where it has
-		// Manage Server, nothing else (see clientCache.ts and AutomodRuleCache).
-		intents: [GatewayIntentBits.AutoModerationConfiguration],
+		// Interactions need no intent. Auto Moderation Configuration brings the AutoMod rule events of servers where
+		// it has Manage Server (see AutomodRuleCache); Guilds, Guild Messages and Direct Messages bring the messages
+		// that talk to Veil, and much more that gatewayScreen.ts drops raw. Never Message Content (SPEC §17).
+		intents: [
+			GatewayIntentBits.Guilds,
+			GatewayIntentBits.GuildMessages,
+			GatewayIntentBits.DirectMessages,
+			GatewayIntentBits.AutoModerationConfiguration,
+		],
+		// Veil keeps no server (see readyGuilds.ts): a shard is ready at READY, not once each GUILD_CREATE came.
+		waitGuildTimeout: 0,
 		makeCache,
 		rest: {
 			api: config.discordApiUrl,
@@ -148,6 +157,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	const router = new InteractionRouter(options.registry, context);
 	// discord.js keeps no server, so its own AutoMod events never fire: the raw packets feed the rules.
 	client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => context.automod.onPacket(packet));
+	// Last of the raw listeners: it takes from discord.js every server, channel and message event (gatewayScreen.ts).
+	screenGatewayPackets(client, () => undefined);
 	client.on(Events.InteractionCreate, (interaction) => void router.dispatch(interaction));
 	client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
 	client.on(Events.Debug, (message) => logger.trace({ source: 'discord.js' }, message));

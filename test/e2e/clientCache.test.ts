@@ -7,11 +7,17 @@ import { useHarness } from '../support/harness.js';
 const harness = useHarness({ env: { REQUIRE_LINK: 'false' } });
 
 describe('what Veil keeps of Discord in memory', () => {
-	it('takes only the AutoMod configuration intent, so no server, channel, role or member data arrives to be kept', () => {
+	it('takes the server and message intents, never Message Content, and keeps no server, channel or message', async () => {
 		const { discord, bot } = harness();
-		// Rule events only, nothing about the server itself.
-		expect(discord.identifies.at(-1)?.intents).toBe(GatewayIntentBits.AutoModerationConfiguration);
-		// Not even the stubs READY lists: the log still counts the servers.
+		expect(discord.identifies.at(-1)?.intents).toBe(
+			GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.DirectMessages | GatewayIntentBits.AutoModerationConfiguration,
+		);
+		// Chatter arrives (without its content) and is dropped before discord.js builds anything of it; the gateway
+		// keeps order, so once the ask after it is answered the chatter was handled.
+		discord.postAsMember({ content: 'chatter between members' });
+		const asked = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'hi' }] });
+		expect((await asked.waitForAnswer()).original?.content).toContain('Answer to: hi');
+		// Not even the stubs READY lists, nor what GUILD_CREATE carried: the log still counts the servers.
 		expect(bot.client.guilds.cache.size).toBe(0);
 		expect(harness().logs.find((line) => line.includes('connected to Discord'))).toContain('"guilds":1');
 		expect(bot.client.channels.cache.size).toBe(0);
