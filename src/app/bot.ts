@@ -21,6 +21,7 @@ import { proxySecretHeaders } from '../discord/restProxySecret.js';
 import { makeCache } from '../discord/clientCache.js';
 import { dropGuildStubs } from '../discord/internals/readyGuilds.js';
 import { screenGatewayPackets } from '../discord/internals/gatewayScreen.js';
+import { TalkRouter } from '../talk/talkRouter.js';
 import { SettingsRepository } from '../settings/settingsRepository.js';
 import { makeDailyLimitsIfMissing, moveLegacySettings } from '../settings/settingsAtStart.js';
 import { moveLegacyFlags } from '../moderation/flagMigration.js';
@@ -158,7 +159,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	// discord.js keeps no server, so its own AutoMod events never fire: the raw packets feed the rules.
 	client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => context.automod.onPacket(packet));
 	// Last of the raw listeners: it takes from discord.js every server, channel and message event (gatewayScreen.ts).
-	screenGatewayPackets(client, () => undefined);
+	const talk = new TalkRouter(context);
+	screenGatewayPackets(client, (t, d) => talk.onPacket(t, d));
 	client.on(Events.InteractionCreate, (interaction) => void router.dispatch(interaction));
 	client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
 	client.on(Events.Debug, (message) => logger.trace({ source: 'discord.js' }, message));
@@ -240,9 +242,11 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 				if (!(await router.drain(options.shutdownGraceMs ?? 7000))) {
 					logger.warn({ inFlight: router.inFlight }, 'shutdown grace ran out; stopping the interactions in flight');
 					router.abortInFlight();
+					talk.abort();
 					// Long enough for each to send its "restarting" answer.
 					await router.drain(1500);
 				}
+				await talk.drain();
 				await closeAll();
 				logger.info('stopped');
 			})();

@@ -18,6 +18,11 @@ const guildSettingsSchema = z.object({
 	 * `guild_locale`. One Veil no longer speaks is dropped, not the whole record.
 	 */
 	locale: z.enum(SUPPORTED_LOCALES).optional().catch(undefined),
+	/** Whether a mention of Veil is a turn (`/settings mentions`): off in the whole server, or in these channels; unset: on. */
+	mentions: z
+		.object({ off: z.boolean().optional(), offIn: z.array(z.string()).optional() })
+		.optional()
+		.catch(undefined),
 });
 
 export type GuildSettings = z.infer<typeof guildSettingsSchema>;

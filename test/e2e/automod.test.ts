@@ -215,8 +215,10 @@ describe('keeping the rules fresh', () => {
 		expect(rulesReads().length).toBe(reads);
 	});
 
-	it('identifies with the Auto Moderation Configuration intent', () => {
-		expect(harness().discord.identifies.at(-1)?.intents).toBe(GatewayIntentBits.AutoModerationConfiguration);
+	it('identifies with the Auto Moderation Configuration intent, and never Message Content', () => {
+		const intents = harness().discord.identifies.at(-1)?.intents ?? 0;
+		expect(intents & GatewayIntentBits.AutoModerationConfiguration).toBe(GatewayIntentBits.AutoModerationConfiguration);
+		expect(intents & GatewayIntentBits.MessageContent).toBe(0);
 	});
 });
 

@@ -1,0 +1,311 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type PermissionsBitField } from 'discord.js';
+import { DailyLimitError } from '../admission/admissionErrors.js';
+import type { BotContext } from '../app/context.js';
+import { customIds } from '../app/customIds.js';
+import { OUTSIDE_SCOPE } from '../app/place.js';
+import { blockedPromptMessage, holdingRule, screenPrompt } from '../automod/applyRules.js';
+import { buildContents, type Turn } from '../conversations/buildContents.js';
+import { filesToKeep } from '../conversations/keepFiles.js';
+import { VeilError } from '../errors/veilError.js';
+import { readAttachments, type FileText } from '../files/readAttachments.js';
+import { candidateText, type GenerationResponse } from '../generation/generationResponse.js';
+import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
+import type { SupportedLocale } from '../i18n/locales.js';
+import { render, t } from '../i18n/translate.js';
+import type { Logger } from '../logging/logger.js';
+import { postFlagToModlog } from '../moderation/modlog.js';
+import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
+import { answerMessages } from '../replies/answerMessages.js';
+import { hiddenNotice } from '../replies/hiddenNotice.js';
+import { askOutcomeOf, type AskOutcome } from '../operations/metrics.js';
+import { attachmentsOf, type TalkMessage } from './talkMessage.js';
+import type { TalkReplies } from './talkReplies.js';
+
+/** Where a message talked to Veil, as the router found it. */
+export interface TalkPlace {
+	/** The Veil server, or null in a DM (outside Veil's servers, SPEC §11). */
+	readonly guildId: string | null;
+	readonly channelId: string;
+	/** A thread's parent channel, whose instructions and AutoMod exemptions serve the thread. */
+	readonly parentId: string | undefined;
+	/** Veil's permissions in the channel (server-wide bits decide whether it reads the AutoMod rules). */
+	readonly botPermissions: Readonly<PermissionsBitField> | null;
+	/** The language Veil speaks there: the server's, or English in a DM (a message carries no locale). */
+	readonly locale: SupportedLocale;
+}
+
+/** What one turn needs beside the bot's context. */
+export interface TurnDeps extends BotContext {
+	readonly log: Logger;
+	readonly signal: AbortSignal;
+}
+
+/** What became of the member's message while its answer was on its way. */
+export interface TurnWatch {
+	/** True once the member deleted their message, or the thread was archived or deleted: nothing more is posted. */
+	readonly dropped: boolean;
+	/** Veil's messages posted for this turn, for a deletion that comes later to take back. */
+	readonly posted: string[];
+}
+
+/**
+ * The conversation of a place where members talk to Veil: one record per channel, thread or DM (a DM's under the
+ * member, outside the servers' scope), always under the same id, so each answer adds to what was said there.
+ */
+export function talkConversationId(place: Pick<TalkPlace, 'guildId' | 'channelId'>): string {
+	const hash = createHash('sha256').update(`talk:${place.channelId}`).digest();
+	return [...hash.subarray(0, 12)].map((byte) => 'abcdefghijklmnopqrstuvwxyz234567'[byte & 31]).join('');
+}
+
+function scopeOf(place: Pick<TalkPlace, 'guildId'>): string {
+	return place.guildId ?? OUTSIDE_SCOPE;
+}
+
+/**
+ * One turn by message, under every rule of /ask in its order: admission (the member's one ask, pace, breaker), the
+ * link, the daily limit and the line; then typing while it reads the files, the instructions and the AutoMod rules,
+ * screens the prompt, asks, judges and answers as a reply. A refusal is a short reply only that member can act on
+ * (messages have no ephemeral replies; see docs/using.md). Counted once in the metrics, by how it ended.
+ */
+export async function answerTurn(
+	message: TalkMessage,
+	prompt: string,
+	place: TalkPlace,
+	replies: TalkReplies,
+	watch: TurnWatch,
+	deps: TurnDeps,
+): Promise<void> {
+	const outcome = await turnOnce(message, prompt, place, replies, watch, deps).catch(async (error: unknown) => {
+		deps.metrics.recordAsk(askOutcomeOf(error));
+		await refuse(error, place, replies, watch, deps);
+		return undefined;
+	});
+	if (outcome) deps.metrics.recordAsk(outcome);
+}
+
+async function turnOnce(
+	message: TalkMessage,
+	prompt: string,
+	place: TalkPlace,
+	replies: TalkReplies,
+	watch: TurnWatch,
+	deps: TurnDeps,
+): Promise<AskOutcome | undefined> {
+	const userId = message.author.id;
+	const admission = deps.admission.admit(userId);
+	let stopTyping = () => undefined as void;
+	try {
+		const [gate, limit] = await Promise.all([readGate(userId, deps), dailyLimit(place, deps)]);
+		if (gate.mustLink) {
+			const button = new ButtonBuilder()
+				.setCustomId(customIds.link.open.build())
+				.setLabel(t(place.locale, 'members.ask.linkButton'))
+				.setStyle(ButtonStyle.Primary);
+			await post(replies, watch, {
+				content: t(place.locale, 'members.ask.linkFirst'),
+				components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON()],
+			});
+			return 'refused';
+		}
+		const ticket = admission.enterLine(deps.signal);
+		try {
+			await admission.countDaily({ guildId: place.guildId, limit, exempt: false });
+		} catch (error) {
+			if (error instanceof DailyLimitError) throw error;
+			deps.log.warn({ err: error }, 'could not count the turn against the daily limit; answering without it');
+		}
+		admission.started();
+		stopTyping = replies.typing((error) => deps.log.debug({ err: error }, 'could not show typing'));
+		await ticket.granted;
+
+		const attachments = attachmentsOf(message);
+		const scope = scopeOf(place);
+		const conversationId = talkConversationId(place);
+		const [files, instructions, rules, account, conversation] = await Promise.all([
+			attachments && readAttachments(attachments, deps.config),
+			place.guildId === null ? undefined : deps.settings.instructions.forAsk(place.guildId, place.channelId, place.parentId),
+			deps.automod.rulesFor(place.guildId, place.botPermissions),
+			gate.account ?? findLinkQuietly(userId, deps),
+			deps.conversations.find(scope, conversationId).catch((error: unknown) => {
+				deps.log.warn({ err: error }, 'could not read the conversation; answering the message alone');
+				return undefined;
+			}),
+		]);
+		const asked = {
+			member: message.member ? { roles: message.member.roles } : null,
+			channelId: place.channelId,
+			user: { id: userId },
+			guildId: place.guildId,
+			guildLocale: null,
+		};
+		const context = {
+			roleIds: message.member?.roles ?? [],
+			channelIds: [place.channelId, place.parentId].filter((id): id is string => id !== undefined),
+		};
+		if (rules) {
+			const text = [prompt, ...(files ?? []).map((file) => file.text)].join('\n');
+			const blocked = await screenPrompt(rules, text, asked as never, context, deps);
+			if (blocked) {
+				await post(replies, watch, { content: blockedPromptMessage(blocked, place.locale) });
+				return 'refused';
+			}
+		}
+		const history = conversation?.turns ?? [];
+		const turn: Turn | string = files ? { role: 'user', text: prompt, files } : prompt;
+		const input = history.length > 0 || instructions !== undefined ? buildContents(history, turn, instructions) : turn;
+		const response = await admission.callUpstream(() => {
+			const started = performance.now();
+			return deps.generation
+				.generate(input, { credentials: account?.credentials, signal: deps.signal })
+				.finally(() => deps.metrics.observeGeneration((performance.now() - started) / 1000));
+		});
+		let verdict: Verdict = judgeResponse(response);
+		if (verdict.kind === 'shown' && rules) {
+			const heldBy = await holdingRule(rules, verdict.text, asked as never, context, deps);
+			if (heldBy) verdict = holdByRule(response, heldBy);
+		}
+		stopTyping();
+		if (verdict.kind === 'shown') {
+			const parts = answerMessages(verdict.text, verdict.cutShort, place.locale);
+			for (const part of parts) {
+				if (!(await post(replies, watch, part))) {
+					deps.log.info('the turn’s message was deleted, or its thread archived or deleted: its answer is dropped');
+					return 'shown';
+				}
+			}
+			if (!watch.dropped && verdict.text.trim() !== '') {
+				const kept = files ? { files: filesToKeep(files, prompt, verdict.text) } : {};
+				const turns: Turn[] = [...history, { role: 'user', text: prompt, by: userId, ...kept }, { role: 'model', text: verdict.text }];
+				await deps.conversations
+					.save(scope, { id: conversationId, ownerId: userId, ephemeral: false, turns })
+					.catch((error: unknown) => deps.log.error({ err: error }, 'could not save the conversation of a turn'));
+			}
+			return 'shown';
+		}
+		await hide(message, prompt, verdict, response, files, place, replies, watch, deps);
+		return 'hidden';
+	} finally {
+		stopTyping();
+		admission.end();
+	}
+}
+
+/**
+ * A held answer: a case for whoever reviews answers held there (the server's moderators; outside, the operators'
+ * server or no one), and a notice as the reply. Nothing of it enters the conversation.
+ */
+async function hide(
+	message: TalkMessage,
+	prompt: string,
+	verdict: Extract<Verdict, { kind: 'hidden' }>,
+	response: GenerationResponse,
+	files: readonly FileText[] | undefined,
+	place: TalkPlace,
+	replies: TalkReplies,
+	watch: TurnWatch,
+	deps: TurnDeps,
+): Promise<void> {
+	const reviewGuild = place.guildId ?? deps.config.operatorGuildId;
+	const where =
+		place.guildId !== null
+			? { guildId: place.guildId, channelId: place.channelId }
+			: reviewGuild === undefined
+				? undefined
+				: { guildId: reviewGuild, channelId: OUTSIDE_CHANNEL, outside: 'dm' as const };
+	const flag =
+		where &&
+		(await deps.flags
+			.create({
+				...where,
+				userId: message.author.id,
+				noticeMessageId: undefined,
+				locale: place.locale,
+				private: place.guildId === null,
+				prompt,
+				...(files?.length ? { files: files.map(({ name, text }) => ({ name, text })) } : {}),
+				text: candidateText(response),
+				ratings: verdict.ratings,
+				finishReason: verdict.finishReason,
+				blockReason: verdict.blockReason,
+				...(verdict.rule ? { automod: verdict.rule } : {}),
+				model: deps.config.generationModel,
+			})
+			.catch((error: unknown) => {
+				deps.log.error({ err: error }, 'could not store the flag of a held turn');
+				return undefined;
+			}));
+	const reviewers = place.guildId !== null ? 'server' : reviewGuild === undefined ? 'none' : 'operators';
+	try {
+		await post(replies, watch, hiddenNotice(verdict, flag?.id, reviewers, place.locale));
+	} finally {
+		if (flag) {
+			const { client, settings, flags, log } = deps;
+			await postFlagToModlog(flag, { client, settings, flags, log, ids: customIds.flagged, guildLocale: null });
+		}
+	}
+}
+
+/** Posts one reply unless the turn was dropped; false when it was. A message posted after a drop is taken back. */
+async function post(replies: TalkReplies, watch: TurnWatch, message: Parameters<TalkReplies['reply']>[0]): Promise<boolean> {
+	if (watch.dropped) return false;
+	const sent = await replies.reply(message);
+	watch.posted.push(sent.id);
+	if (watch.dropped) {
+		await replies.delete(sent.id).catch(() => undefined);
+		return false;
+	}
+	return true;
+}
+
+/** A refusal or a fault, as a short reply: the member's sentence, or a line with an incident id matching the log. */
+async function refuse(error: unknown, place: TalkPlace, replies: TalkReplies, watch: TurnWatch, deps: TurnDeps): Promise<void> {
+	if (isGone(error)) {
+		deps.log.info('the turn’s channel or thread is gone or archived: its answer is dropped');
+		return;
+	}
+	let content: string;
+	if (error instanceof VeilError) {
+		content = render(place.locale, error.answer);
+		deps.log.info({ code: error.code }, 'a turn ended with a refusal');
+	} else {
+		const incident = randomUUID().slice(0, 8);
+		content = t(place.locale, 'members.general.incident', { incident });
+		deps.log.error({ err: error, incident }, 'a turn failed');
+	}
+	await post(replies, watch, { content }).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not send a turn’s refusal'));
+}
+
+/** Discord's answer when the place is gone (10003 Unknown Channel) or an archived thread refuses the post (50083). */
+export function isGone(error: unknown): boolean {
+	const code = (error as { code?: unknown } | null)?.code;
+	return code === 10003 || code === 50083;
+}
+
+async function readGate(
+	userId: string,
+	deps: TurnDeps,
+): Promise<{ mustLink: boolean; account: Awaited<ReturnType<BotContext['accounts']['find']>> }> {
+	if (!deps.config.requireLink) return { mustLink: false, account: undefined };
+	const account = await deps.accounts.find(userId);
+	return { mustLink: account === undefined, account };
+}
+
+async function findLinkQuietly(userId: string, deps: TurnDeps) {
+	try {
+		return await deps.accounts.find(userId);
+	} catch (error) {
+		deps.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
+		return undefined;
+	}
+}
+
+async function dailyLimit(place: TalkPlace, deps: TurnDeps): Promise<number | undefined> {
+	if (place.guildId === null) return deps.config.askUserPerDay;
+	try {
+		return await deps.settings.asksPerDay(place.guildId);
+	} catch (error) {
+		deps.log.warn({ err: error }, 'could not read the daily limit; answering without it');
+		return undefined;
+	}
+}

@@ -1,0 +1,198 @@
+import { PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
+import { z } from 'zod';
+import type { BotContext } from '../app/context.js';
+import { PermissionLookup } from '../discord/permissionLookup.js';
+import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { serverLocaleOf } from '../moderation/serverLocale.js';
+import { answerTurn, isGone, type TalkPlace, type TurnWatch } from './messageTurn.js';
+import { namedIds, promptOf, talkMessageSchema, talksToVeil, type TalkMessage } from './talkMessage.js';
+import { TalkReplies } from './talkReplies.js';
+
+const THREAD_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);
+
+const channelSchema = z.object({
+	id: z.string(),
+	type: z.number(),
+	name: z.string().nullish(),
+	parent_id: z.string().nullish(),
+	thread_metadata: z.object({ archived: z.boolean() }).optional(),
+});
+
+const deletedSchema = z.object({ id: z.string(), channel_id: z.string() });
+const bulkDeletedSchema = z.object({ ids: z.array(z.string()), channel_id: z.string() });
+const threadSchema = z.object({ id: z.string(), thread_metadata: z.object({ archived: z.boolean() }).optional() });
+
+/** A turn under way: where, and what became of it. */
+interface Running {
+	readonly channelId: string;
+	readonly watch: { dropped: boolean; posted: string[] };
+	readonly replies: TalkReplies;
+}
+
+/**
+ * Messages that talk to Veil, read from the raw gateway packets (see gatewayScreen.ts): each one that addresses Veil
+ * becomes a turn; a deletion of its message, or its thread archived or deleted, drops its answer. Everything else is
+ * dropped at the first field read. Events of a server reach the process of its shard, so the turns under way are
+ * this process's own.
+ */
+export class TalkRouter {
+	readonly #running = new Map<string, Running>();
+	readonly #inFlight = new Set<Promise<void>>();
+	readonly #controller = new AbortController();
+
+	constructor(private readonly ctx: BotContext) {}
+
+	/** Reads one screened packet; never throws (it runs inside discord.js's gateway handler). */
+	onPacket(t: string, d: unknown): void {
+		try {
+			this.#read(t, d);
+		} catch (error) {
+			this.ctx.logger.warn({ err: error, event: t }, 'a gateway event Veil could not read');
+		}
+	}
+
+	/** How many turns are under way. */
+	get inFlight(): number {
+		return this.#inFlight.size;
+	}
+
+	/** Stops the turns under way (a shutdown ran out of patience); they end as an interaction does. */
+	abort(): void {
+		this.#controller.abort();
+	}
+
+	/** Resolves when every turn under way has ended. */
+	async drain(): Promise<void> {
+		await Promise.allSettled([...this.#inFlight]);
+	}
+
+	#read(t: string, d: unknown): void {
+		const botId = this.ctx.client.user?.id;
+		if (botId === undefined) return;
+		switch (t) {
+			case 'MESSAGE_CREATE':
+				if (talksToVeil(d, botId)) this.#track(this.#start(d, botId));
+				return;
+			case 'MESSAGE_DELETE': {
+				const parsed = deletedSchema.safeParse(d);
+				if (parsed.success) this.#drop(this.#running.get(parsed.data.id));
+				return;
+			}
+			case 'MESSAGE_DELETE_BULK': {
+				const parsed = bulkDeletedSchema.safeParse(d);
+				if (parsed.success) for (const id of parsed.data.ids) this.#drop(this.#running.get(id));
+				return;
+			}
+			case 'THREAD_UPDATE':
+			case 'THREAD_DELETE':
+			case 'CHANNEL_DELETE': {
+				const parsed = threadSchema.safeParse(d);
+				if (!parsed.success || (t === 'THREAD_UPDATE' && parsed.data.thread_metadata?.archived !== true)) return;
+				// Gone or archived: what would still be posted there is dropped quietly, and nothing posted is taken back.
+				for (const running of this.#running.values()) if (running.channelId === parsed.data.id) running.watch.dropped = true;
+				return;
+			}
+		}
+	}
+
+	#track(turn: Promise<void>): void {
+		this.#inFlight.add(turn);
+		void turn.finally(() => this.#inFlight.delete(turn));
+	}
+
+	/** The member deleted their message: nothing more is posted, and what was is taken back. */
+	#drop(running: Running | undefined): void {
+		if (!running || running.watch.dropped) return;
+		running.watch.dropped = true;
+		for (const id of running.watch.posted) void running.replies.delete(id).catch(() => undefined);
+	}
+
+	async #start(d: unknown, botId: string): Promise<void> {
+		const parsed = talkMessageSchema.safeParse(d);
+		if (!parsed.success) return void this.ctx.logger.warn('a message that talks to Veil Veil could not read');
+		const message = parsed.data;
+		const log = this.ctx.logger.child({ messageId: message.id, guildId: message.guild_id ?? null, channelId: message.channel_id });
+		const replies = new TalkReplies(this.ctx.client.rest, message.channel_id, message.id);
+		const watch: TurnWatch & { dropped: boolean; posted: string[] } = { dropped: false, posted: [] };
+		this.#running.set(message.id, { channelId: message.channel_id, watch, replies });
+		try {
+			const place = await this.#placeOf(message, botId, log);
+			if (!place) return;
+			const names = await this.#names(message, place.guildId);
+			const prompt = promptOf(message, botId, names);
+			// A reply without "ping on reply" arrives empty (no Message Content): there is nothing to answer.
+			if (prompt === '' && message.attachments.length === 0) return;
+			await answerTurn(message, prompt, place, replies, watch, { ...this.ctx, log, signal: this.#controller.signal });
+		} catch (error) {
+			if (isGone(error)) log.info('the turn’s channel is gone: dropped');
+			else log.error({ err: error }, 'a message that talks to Veil could not be answered');
+		} finally {
+			this.#running.delete(message.id);
+		}
+	}
+
+	/**
+	 * Where the message was, or undefined when Veil does not answer there: a server channel where `/settings mentions`
+	 * is off (not in a thread Veil started), or where it may not answer (the member is told once, by DM).
+	 */
+	async #placeOf(message: TalkMessage, botId: string, log: BotContext['logger']): Promise<TalkPlace | undefined> {
+		const guildId = message.guild_id;
+		if (guildId === undefined) {
+			return { guildId: null, channelId: message.channel_id, parentId: undefined, botPermissions: null, locale: SOURCE_LOCALE };
+		}
+		const { rest } = this.ctx.client;
+		const channel = channelSchema.parse(await rest.get(Routes.channel(message.channel_id)));
+		const thread = THREAD_TYPES.has(channel.type);
+		const parentId = thread ? (channel.parent_id ?? undefined) : undefined;
+		if (channel.thread_metadata?.archived) return undefined;
+		const lookup = new PermissionLookup({ rest, guildId, userId: message.author.id, botId });
+		const [settings, permissions] = await Promise.all([
+			this.ctx.settings.getRecent(guildId).catch(() => undefined),
+			lookup.botIn(parentId ?? message.channel_id),
+		]);
+		const veilThread = thread && (await this.#startedByVeil(message.channel_id));
+		if (!veilThread && !mentionsOn(settings?.mentions, message.channel_id, parentId)) return undefined;
+		const needed = [thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages, PermissionFlagsBits.ReadMessageHistory];
+		const missing = needed.filter((bit) => !permissions.has(bit));
+		if (missing.length > 0) {
+			log.info({ missing: new PermissionsBitField(missing).toArray() }, 'Veil may not answer where it was mentioned');
+			return undefined;
+		}
+		const locale = await serverLocaleOf(guildId, null, { settings: this.ctx.settings, log });
+		return { guildId, channelId: message.channel_id, parentId, botPermissions: permissions, locale };
+	}
+
+	async #startedByVeil(_threadId: string): Promise<boolean> {
+		return false;
+	}
+
+	/** The names of the roles and channels the message names, looked up only when it names one. */
+	async #names(message: TalkMessage, guildId: string | null) {
+		const named = namedIds(message.content);
+		const roles = new Map<string, string>();
+		const channels = new Map<string, string>();
+		if (guildId !== null && named.roles.length > 0) {
+			const list = z
+				.array(z.object({ id: z.string(), name: z.string() }))
+				.safeParse(await this.ctx.client.rest.get(Routes.guildRoles(guildId)).catch(() => []));
+			if (list.success) for (const role of list.data) roles.set(role.id, role.name);
+		}
+		for (const id of named.channels.slice(0, 5)) {
+			const channel = channelSchema.safeParse(await this.ctx.client.rest.get(Routes.channel(id)).catch(() => undefined));
+			if (channel.success && channel.data.name) channels.set(id, channel.data.name);
+		}
+		return { roles, channels };
+	}
+}
+
+/** Whether `/settings mentions` leaves mentions on in this channel (a thread follows its parent): on by default. */
+export function mentionsOn(
+	setting: { off?: boolean; offIn?: readonly string[] } | undefined,
+	channelId: string,
+	parentId: string | undefined,
+): boolean {
+	if (!setting) return true;
+	if (setting.off === true) return false;
+	const offIn = setting.offIn ?? [];
+	return !offIn.includes(channelId) && (parentId === undefined || !offIn.includes(parentId));
+}

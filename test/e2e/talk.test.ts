@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { makeUser, type EmulatorMessage } from '../../sandbox/discord/emulator.js';
+import { useHarness } from '../support/harness.js';
+import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
+
+// Unlinked members ask with the service key, so any member may talk to Veil.
+const harness = useHarness({ env: { REQUIRE_LINK: 'false' } });
+
+/** A channel of a fresh Veil server: each test's conversation is its own. */
+function freshChannel(): string {
+	return harness().discord.addGuild().channels[0]?.id as string;
+}
+
+/** Veil's replies to one message, once the first has come. */
+async function repliesTo(message: EmulatorMessage): Promise<EmulatorMessage[]> {
+	const { discord } = harness();
+	const replies = () =>
+		discord
+			.channelMessages(message.channel_id)
+			.filter((sent) => sent.author.id === discord.bot.id && sent.message_reference?.message_id === message.id);
+	await discord.waitUntil(() => replies().length > 0, `Veil's reply to "${message.content}"`);
+	return replies();
+}
+
+/** The prompts the model was sent in its last generation call, oldest first. */
+function lastContents(): string[] {
+	const request = harness()
+		.upstream.requests.filter((sent) => sent.endpoint === 'generate')
+		.at(-1);
+	const body = request?.json as { contents?: string | Array<{ parts: Array<{ text?: string }> }> } | undefined;
+	const contents = body?.contents;
+	if (typeof contents === 'string') return [contents];
+	return (contents ?? []).map((turn) => turn.parts.map((part) => part.text ?? '').join(''));
+}
+
+describe('talking to Veil by message (no Message Content intent)', () => {
+	it('answers every message in a DM as a reply, showing typing and pinging no one', async () => {
+		const { discord } = harness();
+		const member = makeUser('dana');
+		const message = discord.postAsMember({ user: member, channelId: discord.dmChannelId(member), content: 'hello there' });
+		const [answer] = await repliesTo(message);
+		expect(answer?.content).toBe('Answer to: hello there');
+		expect(answer?.allowed_mentions).toEqual({ parse: [] });
+		expect(discord.requests.some((request) => request.method === 'POST' && request.path === `/channels/${message.channel_id}/typing`)).toBe(true);
+		// The DM's conversation carries on: the next message is sent with what was said before.
+		const next = discord.postAsMember({ user: member, channelId: message.channel_id, content: 'and then?' });
+		await repliesTo(next);
+		expect(lastContents()).toEqual(['hello there', 'Answer to: hello there', 'and then?']);
+	});
+
+	it('answers a mention in a channel with Veil’s mention removed and other mentions as names', async () => {
+		const { discord } = harness();
+		const other = makeUser('grace');
+		discord.dmChannelId(other);
+		const message = discord.postAsMember({ channelId: freshChannel(), content: `<@${discord.bot.id}> say hi to <@${other.id}>` });
+		const [answer] = await repliesTo(message);
+		expect(answer?.content).toBe('Answer to: say hi to @Grace');
+		expect(answer?.mentions).toEqual([]);
+	});
+
+	it('takes a reply to Veil’s message as a turn, and a reply without ping, or chatter, as nothing', async () => {
+		const { discord, upstream } = harness();
+		const channelId = freshChannel();
+		const first = discord.postAsMember({ channelId, content: `<@${discord.bot.id}> one` });
+		const [answer] = await repliesTo(first);
+		const before = upstream.requests.length;
+		const unpinged = discord.postAsMember({ channelId, content: 'not for Veil', replyTo: answer, pingOnReply: false });
+		const chatter = discord.postAsMember({ channelId, content: 'chatter' });
+		const reply = discord.postAsMember({ channelId, content: 'two', replyTo: answer });
+		await repliesTo(reply);
+		expect(lastContents()).toEqual(['one', 'Answer to: one', 'two']);
+		expect(upstream.requests.length).toBe(before + 1);
+		for (const ignored of [unpinged, chatter]) {
+			expect(discord.channelMessages(ignored.channel_id).some((sent) => sent.message_reference?.message_id === ignored.id)).toBe(false);
+		}
+	});
+
+	it('leaves no answer behind for a message deleted before its answer', async () => {
+		const { discord, upstream } = harness();
+		let release: () => void = () => undefined;
+		upstream.scriptGeneration({ json: safeResponse('Answer to: gone'), until: new Promise<void>((resolve) => (release = resolve)) });
+		const channelId = freshChannel();
+		const message = discord.postAsMember({ channelId, content: `<@${discord.bot.id}> gone` });
+		await discord.waitUntil(() => upstream.requests.some((request) => request.endpoint === 'generate'), 'the generation call');
+		discord.deleteAsMember(message);
+		release();
+		await discord.waitUntil(() => harness().logs.some((line) => line.includes('its answer is dropped')), 'the answer dropped');
+		const answers = discord.channelMessages(message.channel_id).filter((sent) => sent.author.id === discord.bot.id && !sent.deleted);
+		expect(answers).toEqual([]);
+	});
+
+	it('holds an answer the ratings do not clear: a notice as the reply, and a case for the moderators', async () => {
+		const { discord, upstream, bot } = harness();
+		upstream.scriptGeneration({
+			json: generationResponse({ text: 'something harsh', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
+		});
+		const guild = discord.addGuild();
+		const message = discord.postAsMember({ channelId: guild.channels[0]?.id, content: `<@${discord.bot.id}> be harsh` });
+		const [notice] = await repliesTo(message);
+		expect(notice?.content).not.toContain('something harsh');
+		const page = await bot.context.flags.list(guild.id, 1);
+		expect(page.flags.map((flag) => [flag.prompt, flag.channelId])).toEqual([['be harsh', message.channel_id]]);
+	});
+});
