@@ -1,4 +1,5 @@
 import { PREFIXED_READ_TIMEOUT_MS, type StoreBound } from './storeBound.js';
+import type { TallyChange } from './tally.js';
 
 /** One member of a sorted index and its score (a time in ms, for flags). */
 export interface IndexEntry {
@@ -57,6 +58,15 @@ export interface AtomicStore {
 	increment(key: string, expiresAt: number): Promise<number>;
 	/** The counters `keys` as they stand (0 for one never counted or expired), in one read. */
 	readCounts(keys: readonly string[]): Promise<number[]>;
+	/**
+	 * Makes every change of a batch of tallies (counting maps and sets of distinct members) in one step: one Redis
+	 * script, one SQLite statement. Whatever the batch's size, one write.
+	 */
+	tally(changes: readonly TallyChange[]): Promise<void>;
+	/** Each counting map's fields as they stand (empty for one never counted or expired), in one read. */
+	readTallies(keys: readonly string[]): Promise<Array<Map<string, number>>>;
+	/** How many distinct members each group of sets holds together (their union's size), in one read. */
+	countDistinct(groups: ReadonlyArray<readonly string[]>): Promise<number[]>;
 	/** Erases what has expired where the store does not by itself (SQLite); returns how many. */
 	sweepExpired(now?: number): Promise<number>;
 	close(): Promise<void>;
@@ -81,6 +91,9 @@ export function boundAtomic(store: AtomicStore, bound: StoreBound): AtomicStore 
 		mapRead: (key) => bound.read('map read', () => store.mapRead(key)),
 		increment: (key, expiresAt) => bound.write('increment', () => store.increment(key, expiresAt)),
 		readCounts: (keys) => bound.read('counter read', () => store.readCounts(keys)),
+		tally: (changes) => bound.write('tally', () => store.tally(changes)),
+		readTallies: (keys) => bound.read('tally read', () => store.readTallies(keys)),
+		countDistinct: (groups) => bound.read('distinct read', () => store.countDistinct(groups)),
 		sweepExpired: (now) => bound.write('sweep', () => store.sweepExpired(now)),
 		close: () => store.close(),
 	};

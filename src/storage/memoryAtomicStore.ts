@@ -1,5 +1,6 @@
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 import { MemoryCounters } from './dailyCounter.js';
+import { MemoryTallies, type TallyChange } from './tally.js';
 
 /**
  * The atomic store of `memory://` (tests): one process, so plain maps are atomic as long as no operation awaits
@@ -9,6 +10,7 @@ export class MemoryAtomicStore implements AtomicStore {
 	readonly #values = new Map<string, { value: string; expires: number }>();
 	readonly #indexes = new Map<string, { entries: Map<string, number>; expires: number }>();
 	readonly #counters = new MemoryCounters();
+	readonly #tallies = new MemoryTallies();
 	readonly #maps = new Map<string, Map<string, string>>();
 
 	async claim(key: string, value: string, ttlMs: number): Promise<string | undefined> {
@@ -89,8 +91,20 @@ export class MemoryAtomicStore implements AtomicStore {
 		return keys.map((key) => this.#counters.read(key, now));
 	}
 
+	async tally(changes: readonly TallyChange[]): Promise<void> {
+		this.#tallies.tally(changes, Date.now());
+	}
+
+	async readTallies(keys: readonly string[]): Promise<Array<Map<string, number>>> {
+		return this.#tallies.read(keys, Date.now());
+	}
+
+	async countDistinct(groups: ReadonlyArray<readonly string[]>): Promise<number[]> {
+		return this.#tallies.countDistinct(groups, Date.now());
+	}
+
 	async sweepExpired(now = Date.now()): Promise<number> {
-		return this.#counters.sweep(now);
+		return this.#counters.sweep(now) + this.#tallies.sweep(now);
 	}
 
 	async close(): Promise<void> {}

@@ -1,4 +1,5 @@
 import { redisIncrement } from './dailyCounter.js';
+import { redisCountDistinct, redisReadTallies, redisTally, type TallyChange } from './tally.js';
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 import type { RedisClient } from './redisBackend.js';
 
@@ -129,6 +130,24 @@ export class RedisAtomicStore implements AtomicStore {
 		if (keys.length === 0) return [];
 		const values = await this.#client.mGet(keys.map((key) => this.#key(key)));
 		return values.map((value) => Number(value ?? 0) || 0);
+	}
+
+	tally(changes: readonly TallyChange[]): Promise<void> {
+		return redisTally(this.#client, changes, (key) => this.#key(key));
+	}
+
+	readTallies(keys: readonly string[]): Promise<Array<Map<string, number>>> {
+		return redisReadTallies(
+			this.#client,
+			keys.map((key) => this.#key(key)),
+		);
+	}
+
+	countDistinct(groups: ReadonlyArray<readonly string[]>): Promise<number[]> {
+		return redisCountDistinct(
+			this.#client,
+			groups.map((keys) => keys.map((key) => this.#key(key))),
+		);
 	}
 
 	/** Redis expires keys by itself. */

@@ -1,6 +1,7 @@
 import type { AtomicStore, IndexBounds, IndexEntry } from './atomicStore.js';
 import type { SqliteQuery as Query } from './sqliteGate.js';
 import { sqliteIncrement, sqliteReadCounts, sqliteSweepCounters, SQLITE_COUNTER_TABLE } from './dailyCounter.js';
+import { sqliteCountDistinct, sqliteReadTallies, sqliteSweepTallies, sqliteTally, SQLITE_TALLY_TABLE, type TallyChange } from './tally.js';
 
 /** The atomic side's tables, beside keyv's in the same file. */
 export const SQLITE_ATOMIC_SCHEMA = [
@@ -9,6 +10,7 @@ export const SQLITE_ATOMIC_SCHEMA = [
 	'CREATE TABLE IF NOT EXISTS veil_index (key TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID',
 	'CREATE TABLE IF NOT EXISTS veil_maps (key TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (key, field)) WITHOUT ROWID',
 	SQLITE_COUNTER_TABLE,
+	SQLITE_TALLY_TABLE,
 ];
 
 /**
@@ -106,6 +108,30 @@ export class SqliteAtomicStore implements AtomicStore {
 		return sqliteReadCounts(
 			this.#query,
 			keys.map((key) => this.#key(key)),
+			Date.now(),
+		);
+	}
+
+	tally(changes: readonly TallyChange[]): Promise<void> {
+		return sqliteTally(
+			this.#query,
+			changes.map((change) => ({ ...change, key: this.#key(change.key) })),
+			Date.now(),
+		);
+	}
+
+	async readTallies(keys: readonly string[]): Promise<Array<Map<string, number>>> {
+		return sqliteReadTallies(
+			this.#query,
+			keys.map((key) => this.#key(key)),
+			Date.now(),
+		);
+	}
+
+	async countDistinct(groups: ReadonlyArray<readonly string[]>): Promise<number[]> {
+		return sqliteCountDistinct(
+			this.#query,
+			groups.map((keys) => keys.map((key) => this.#key(key))),
 			Date.now(),
 		);
 	}
@@ -218,7 +244,8 @@ export class SqliteAtomicStore implements AtomicStore {
 		const values = await this.#query('DELETE FROM veil_values WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
 		const entries = await this.#query('DELETE FROM veil_index WHERE key LIKE ? AND expires <= ? RETURNING key', `${this.#prefix}%`, now);
 		const counters = await sqliteSweepCounters(this.#query, this.#prefix, now);
-		return values.length + entries.length + counters;
+		const tallies = await sqliteSweepTallies(this.#query, this.#prefix, now);
+		return values.length + entries.length + counters + tallies;
 	}
 
 	/** The connection is the process's, closed with the store as a whole. */

@@ -100,4 +100,32 @@ export function atomicStoreContract(storeUrl: () => string): void {
 		await one.indexRemove('bounded', ['m6', 'unknown']);
 		expect(await two.indexRead('bounded', 0)).toEqual([{ member: 'm5', score: 5 }]);
 	});
+
+	it('adds every tally both connections make at once, and counts a distinct member once', async () => {
+		const expiresAt = Date.now() + 60_000;
+		const batches = Array.from({ length: 40 }, (_, n) =>
+			(n % 2 === 0 ? one : two).tally([
+				{ key: 'usage:day', field: `channel${n % 3}:shown`, by: 1, expiresAt },
+				{ key: 'usage:day', field: 'all', by: 2, expiresAt },
+				{ key: 'askers:day', member: `member${n % 7}`, expiresAt },
+				{ key: 'askers:next', member: `member${(n % 3) + 5}`, expiresAt },
+			]),
+		);
+		await Promise.all(batches);
+		const [counts, none] = await one.readTallies(['usage:day', 'usage:other']);
+		expect(Object.fromEntries(counts ?? [])).toEqual({ 'channel0:shown': 14, 'channel1:shown': 13, 'channel2:shown': 13, all: 80 });
+		expect(none?.size).toBe(0);
+		expect(await two.countDistinct([['askers:day'], ['askers:other'], ['askers:day', 'askers:next'], []])).toEqual([7, 0, 8, 0]);
+	});
+
+	it('forgets a tally at its expiry', async () => {
+		await one.tally([
+			{ key: 'brief', field: 'n', by: 1, expiresAt: Date.now() + 200 },
+			{ key: 'brief-set', member: 'm', expiresAt: Date.now() + 200 },
+		]);
+		expect((await two.readTallies(['brief']))[0]?.get('n')).toBe(1);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect((await two.readTallies(['brief']))[0]?.size).toBe(0);
+		expect(await two.countDistinct([['brief-set']])).toEqual([0]);
+	});
 }
