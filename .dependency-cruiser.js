@@ -24,7 +24,7 @@ const LAYERS = [
 	['src/discord'],
 	['src/config'],
 	['src/conversations'],
-	['src/files', 'src/accounts', 'src/settings'],
+	['src/files', 'src/accounts', 'src/settings', 'src/usage'],
 	['src/storage'],
 	['src/operations'],
 	// The sentences in each language serve every answer, from every folder: an error chooses its sentence where it is thrown.

@@ -19,6 +19,8 @@ interface AdmissionOptions {
 	readonly positionIntervalMs?: number;
 	/** Told how many asks hold a slot and how many wait, after every change. */
 	readonly onLineChange?: (holding: number, waiting: number) => void;
+	/** Told how long each ask waited in line, in ms. */
+	readonly onLineWait?: (ms: number) => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export class Admission {
 			maxWaiting: options.queueMax,
 			positionIntervalMs: options.positionIntervalMs,
 			onChange: options.onLineChange,
+			onWaited: options.onLineWait,
 		});
 		this.breaker = new CircuitBreaker(options.breaker);
 		this.link = new LinkRate(options.linkPerProcessPerMinute ?? 0);

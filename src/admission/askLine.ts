@@ -13,6 +13,8 @@ interface AskLineOptions {
 	readonly positionIntervalMs?: number;
 	/** Told the counts after every change (for the operators' gauges). */
 	readonly onChange?: (holding: number, waiting: number) => void;
+	/** Told how long each ask waited for its slot, in ms (0: a slot was free), once it holds one. */
+	readonly onWaited?: (ms: number) => void;
 }
 
 /** A place in the line: waiting for its turn, then holding a slot, until {@link Ticket.leave}. */
@@ -47,6 +49,7 @@ export class AskLine {
 	readonly #maxWaiting: number;
 	readonly #intervalMs: number;
 	readonly #onChange: (holding: number, waiting: number) => void;
+	readonly #onWaited: (ms: number) => void;
 	readonly #waiting: Waiter[] = [];
 	#holding = 0;
 
@@ -55,6 +58,7 @@ export class AskLine {
 		this.#maxWaiting = options.maxWaiting;
 		this.#intervalMs = options.positionIntervalMs ?? POSITION_INTERVAL_MS;
 		this.#onChange = options.onChange ?? (() => undefined);
+		this.#onWaited = options.onWaited ?? (() => undefined);
 	}
 
 	/** Asks holding a slot. */
@@ -76,6 +80,7 @@ export class AskLine {
 		if (this.#holding < this.#concurrency && this.#waiting.length === 0) {
 			this.#holding++;
 			this.#changed();
+			this.#onWaited(0);
 			return this.#heldTicket();
 		}
 		if (this.#waiting.length >= this.#maxWaiting) throw new LineFullError(this.#waiting.length);
@@ -115,6 +120,7 @@ export class AskLine {
 			rejectGranted = reject;
 		});
 		granted.catch(() => undefined);
+		const enteredAt = performance.now();
 		const onAbort = (): void => step(signal?.reason);
 		const waiter: Waiter = {
 			updates: undefined,
@@ -123,6 +129,7 @@ export class AskLine {
 				waiter.updates?.stop();
 				if (error === undefined) {
 					state = 'holding';
+					this.#onWaited(performance.now() - enteredAt);
 					resolveGranted();
 				} else {
 					state = 'gone';

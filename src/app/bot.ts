@@ -31,6 +31,7 @@ import { clientShardOptions, forgetShardEnvironment } from '../discord/shards.js
 import { Metrics } from '../operations/metrics.js';
 import { AnswerRatings } from '../conversations/answerRatings.js';
 import { RunningAsks } from '../admission/runningAsks.js';
+import { UsageCounts } from '../usage/usageCounts.js';
 import { startOperatorServer, type OperatorServer } from '../operations/operatorServer.js';
 import { checkReadiness } from '../operations/readiness.js';
 import { DAY_MS, HOUR_MS } from '../time/durations.js';
@@ -145,6 +146,13 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		client,
 		metrics,
 		automod: new AutomodRuleCache(client.rest, logger),
+		usage: new UsageCounts({
+			atomic,
+			retentionDays: config.flagRetentionDays,
+			log: logger,
+			hashKey: config.tokenEncryptionKey,
+			onServerAsk: (outcome) => metrics.recordUsage(outcome),
+		}),
 		admission: new Admission({
 			concurrency: config.askConcurrency,
 			queueMax: config.askQueueMax,
@@ -152,6 +160,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			linkPerProcessPerMinute: config.linkPerProcessPerMinute,
 			counter: atomic,
 			onLineChange: (holding, waiting) => metrics.setLine(holding, waiting),
+			onLineWait: (ms) => metrics.observeLineWait(ms / 1000),
 			...options.admission,
 		}),
 	};

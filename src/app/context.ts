@@ -14,6 +14,7 @@ import type { AnswerRatings } from '../conversations/answerRatings.js';
 import type { RunningAsks } from '../admission/runningAsks.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
 import type { SupportedLocale } from '../i18n/locales.js';
+import type { UsageCounts } from '../usage/usageCounts.js';
 import type { Place } from './place.js';
 
 /** What every handler stands on; built once at start (tests build their own) and passed in, never imported. */
@@ -38,6 +39,8 @@ export interface BotContext {
 	readonly metrics: Metrics;
 	/** Each server's AutoMod rules, applied to prompts and answers where Veil has Manage Server. */
 	readonly automod: AutomodRuleCache;
+	/** The counts behind /usage: each ask, per server and day, and per member. */
+	readonly usage: UsageCounts;
 }
 
 /**

@@ -10,7 +10,8 @@ import { readAttachments } from '../files/readAttachments.js';
 import { t } from '../i18n/translate.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
 import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
-import { askOutcomeOf, type AskOutcome } from '../operations/metrics.js';
+import { askOutcomeOf } from '../operations/metrics.js';
+import { askOutcomeOfUsage, heldReasonOf, usageOutcomeOfError, type UsageOutcome } from '../usage/usageOutcome.js';
 import {
 	findLinkQuietly,
 	linkFirstAnswer,
@@ -26,6 +27,11 @@ import {
 import { heldByDiscordAutomod } from '../replies/discordAutomodHold.js';
 import { hideAnswer, showAnswer } from './deliver.js';
 
+/** What the ask's usage needs of how far it got: whether the daily limit let it through (and so it counts). */
+interface Progress {
+	countsForMember: boolean;
+}
+
 /** An ask that admission let through: what it asks, the member's link as the gate found it, its place in line. */
 interface Admitted {
 	readonly question: Question;
@@ -39,21 +45,36 @@ interface Admitted {
  * member sees, and nothing goes upstream before it. Every ask is counted once, by how it ended.
  */
 export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<void> {
-	const outcome = await askOnce(interaction, request, ctx).catch((error: unknown) => {
+	const progress: Progress = { countsForMember: false };
+	const outcome = await askOnce(interaction, request, ctx, progress).catch((error: unknown) => {
 		ctx.metrics.recordAsk(askOutcomeOf(error));
+		countUsage(interaction, usageOutcomeOfError(error), progress, ctx);
 		throw error;
 	});
-	ctx.metrics.recordAsk(outcome);
+	ctx.metrics.recordAsk(askOutcomeOfUsage(outcome));
+	countUsage(interaction, outcome, progress, ctx);
 }
 
-async function askOnce(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<AskOutcome> {
+/** The ask in its server's usage and the member's (/usage): one write, in the background. */
+function countUsage(interaction: AskInteraction, outcome: UsageOutcome, { countsForMember }: Progress, ctx: InteractionContext): void {
+	ctx.usage.record({
+		guildId: ctx.place.guildId,
+		channelId: interaction.channelId,
+		memberId: interaction.user.id,
+		outcome,
+		countsForMember,
+		at: Date.now(),
+	});
+}
+
+async function askOnce(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext, progress: Progress): Promise<UsageOutcome> {
 	const admission = ctx.admission.admit(interaction.user.id);
 	try {
-		const admitted = await admit(interaction, request, admission, ctx);
-		if (!admitted) return 'refused';
+		const admitted = await admit(interaction, request, admission, ctx, progress);
+		if (!admitted) return 'refused:link';
 		const question = await acknowledge(interaction, admitted, ctx);
 		const gathered = await gather(interaction, question, admitted.gate, ctx);
-		if (await screen(interaction, gathered, ctx)) return 'refused';
+		if (await screen(interaction, gathered, ctx)) return 'refused:other';
 		const response = await generate(admission, gathered, ctx);
 		return await deliver(interaction, await judge(interaction, response, gathered, ctx), response, gathered, ctx);
 	} finally {
@@ -71,6 +92,7 @@ async function admit(
 	request: AskRequest,
 	admission: AdmittedAsk,
 	ctx: InteractionContext,
+	progress: Progress,
 ): Promise<Admitted | undefined> {
 	const [question, gate, limit] = await Promise.all([
 		readQuestion(interaction, request, ctx),
@@ -89,6 +111,7 @@ async function admit(
 		if (error instanceof DailyLimitError) throw error;
 		ctx.log.warn({ err: error }, 'could not count the ask against the daily limit; asking without it');
 	}
+	progress.countsForMember = true;
 	admission.started();
 	return { question, gate, ticket };
 }
@@ -210,7 +233,7 @@ async function deliver(
 	response: GenerationResponse,
 	gathered: Gathered,
 	ctx: InteractionContext,
-): Promise<AskOutcome> {
+): Promise<UsageOutcome> {
 	if (verdict.kind === 'shown') {
 		// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 		ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
@@ -221,5 +244,5 @@ async function deliver(
 	}
 	ctx.log.info({ verdict: verdict.kind, reasons: verdict.reasons }, 'answer judged');
 	await hideAnswer(interaction, verdict, response, gathered, ctx);
-	return 'hidden';
+	return `held:${heldReasonOf(verdict.reasons)}`;
 }

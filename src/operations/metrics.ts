@@ -9,6 +9,14 @@ import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
 const ASK_OUTCOMES = ['shown', 'hidden', 'refused', 'busy', 'limited', 'error', 'cancelled'] as const;
 export type AskOutcome = (typeof ASK_OUTCOMES)[number];
 
+/** How an ask in a server ended, as /usage server counts it (see src/usage/usageOutcome.ts): `kind` or `kind:reason`. */
+const USAGE_KINDS = {
+	shown: [''],
+	held: ['ratings', 'automod', 'other'],
+	refused: ['limits', 'busy', 'link', 'files', 'other'],
+	failed: [''],
+} as const;
+
 /** How a /link submit ended. */
 const LINK_OUTCOMES = ['linked', 'refused', 'limited', 'invalid', 'error'] as const;
 export type LinkOutcome = (typeof LINK_OUTCOMES)[number];
@@ -25,6 +33,8 @@ export class Metrics {
 	readonly #generation: Histogram;
 	readonly #storeErrors: Counter;
 	readonly #votes: Counter;
+	readonly #usage: Counter;
+	readonly #lineWait: Histogram;
 	// The line changes twice an ask; its gauges are set from the latest counts when they are read.
 	readonly #line = { waiting: 0, running: 0 };
 	readonly #clients = new Set<Client>();
@@ -59,6 +69,19 @@ export class Metrics {
 			collect() {
 				this.set(line.running);
 			},
+		});
+		this.#usage = new Counter({
+			name: 'veil_usage_asks_total',
+			help: 'Asks in servers that installed Veil, summed over servers, by how they ended and why: what /usage server counts.',
+			labelNames: ['outcome', 'reason'],
+			registers,
+		});
+		for (const [outcome, reasons] of Object.entries(USAGE_KINDS)) for (const reason of reasons) this.#usage.inc({ outcome, reason }, 0);
+		this.#lineWait = new Histogram({
+			name: 'veil_ask_line_wait_seconds',
+			help: 'Time an ask waited in line for a generation slot (0 when a slot was free).',
+			buckets: [0, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300],
+			registers,
 		});
 		this.#storeErrors = new Counter({ name: 'veil_store_errors_total', help: 'Store operations that failed or timed out.', registers });
 		// Counts of votes, never whose or on which answer: a rate of 👎 over 👍 is what an operator reads.
@@ -100,6 +123,16 @@ export class Metrics {
 
 	recordLink(outcome: LinkOutcome): void {
 		this.#links.inc({ outcome });
+	}
+
+	/** An ask counted in its server's usage: `outcome` as /usage server has it (`shown`, `held:automod`, …). */
+	recordUsage(outcome: string): void {
+		const [kind = '', reason = ''] = outcome.split(':');
+		this.#usage.inc({ outcome: kind, reason });
+	}
+
+	observeLineWait(seconds: number): void {
+		this.#lineWait.observe(seconds);
 	}
 
 	observeGeneration(seconds: number): void {

@@ -28,6 +28,7 @@ import { GenerationClient } from '../../src/generation/generationClient.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FlagRepository } from '../../src/moderation/flagRepository.js';
 import { Metrics } from '../../src/operations/metrics.js';
+import { UsageCounts } from '../../src/usage/usageCounts.js';
 import { SettingsRepository } from '../../src/settings/settingsRepository.js';
 import { openStorage, type Storage } from '../../src/storage/openStorage.js';
 import { VALID_ENV } from './configFixture.js';
@@ -91,6 +92,7 @@ export async function startCommandHarness(): Promise<CommandHarness> {
 		accounts: new AccountRepository(store, keys, logger),
 		flags: new FlagRepository(store, atomic, config.flagRetentionDays, keys),
 		settings: new SettingsRepository(atomic),
+		usage: new UsageCounts({ atomic, retentionDays: config.flagRetentionDays, log: logger, hashKey: config.tokenEncryptionKey }),
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),
 		ratings: new AnswerRatings(store, atomic, config.flagRetentionDays * 86_400_000),
