@@ -5,6 +5,7 @@ import flagged from './flagged.js';
 import link from './link.js';
 import settings from './settings.js';
 import unlink from './unlink.js';
+import usage from './usage.js';
 
 /**
  * Every command module by file: what the bot routes by, each checked as a Command by the compiler. deploy-commands
@@ -14,6 +15,7 @@ export const commandModules = {
 	'commands/ask.ts': ask,
 	'commands/link.ts': link,
 	'commands/unlink.ts': unlink,
+	'commands/usage.ts': usage,
 	'commands/flagged.ts': flagged,
 	'commands/settings.ts': settings,
 	'commands/askVeil.ts': askVeil,

@@ -62,4 +62,8 @@ export const customIds = {
 		/** A decision's form submitted: `flagged:decide:<decision>:<flag id>`. */
 		decide: customIdCodec('flagged:decide', z.tuple([z.enum(FLAG_DECISIONS), recordId])),
 	},
+	usage: {
+		/** /usage server's Export: `usage:export:<days>`, for whoever manages the server when pressed. */
+		export: customIdCodec('usage:export', z.tuple([z.coerce.number().int().positive()])),
+	},
 } as const;

@@ -44,6 +44,8 @@ export function usageOutcomeOfError(error: unknown): UsageOutcome {
 			return 'refused:busy';
 		case 'refused':
 			return error instanceof VeilError && error.code.startsWith('file') ? 'refused:files' : 'refused:other';
+		// Cancelled by its asker: not answered, like an error (the operators' metrics tell the two apart).
+		case 'cancelled':
 		case 'shown':
 		case 'hidden':
 		case 'error':
