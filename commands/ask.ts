@@ -18,6 +18,7 @@ import type { Conversation } from '../src/conversations/conversationRepository.j
 import { askData } from './definitions/ask.js';
 import { ratePress } from '../src/asking/rateAnswer.js';
 import { askReviewPressed, askReviewSubmitted } from '../src/asking/askReview.js';
+import { reportPressed, reportSubmitted } from '../src/asking/reportAnswer.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const { prompt, private: isPrivate = false, file } = argumentsOf(interaction, askData.options);
@@ -73,9 +74,13 @@ const followUpSubmit = modal({
 const askReviewPress = button({ id: customIds.ask.askReview, handle: askReviewPressed });
 const askReviewSubmit = modal({ id: customIds.ask.askReviewForm, handle: askReviewSubmitted });
 
+/** Report, on a shown answer: anyone who sees it, once each (see reportAnswer). */
+const reportPress = button({ id: customIds.ask.report, handle: reportPressed });
+const reportSubmit = modal({ id: customIds.ask.reportForm, handle: reportSubmitted });
+
 export default {
 	data: askData,
 	execute,
-	buttons: [followUpPress, ratePress, askReviewPress],
-	modals: [followUpSubmit, askReviewSubmit],
+	buttons: [followUpPress, ratePress, askReviewPress, reportPress],
+	modals: [followUpSubmit, askReviewSubmit, reportSubmit],
 } satisfies Command;

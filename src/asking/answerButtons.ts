@@ -27,7 +27,7 @@ export interface AnswerButtonsOf {
 	readonly versions?: Versions;
 	/** The language of the labels: the asking member's. */
 	readonly locale: SupportedLocale;
-	/** Report (issue 36's second part) goes last in row 1 when given. */
+	/** Report goes last in row 1: this one when given, else one for the conversation. */
 	readonly report?: AnswerButton;
 	/** Continue in a thread goes last in row 2 when given. */
 	readonly continueInThread?: AnswerButton;
@@ -45,6 +45,10 @@ const RATE_UP = button(customIds.ask.rate.build('up', 'conversation'), ButtonSty
 const RATE_DOWN = button(customIds.ask.rate.build('down', 'conversation'), ButtonStyle.Secondary, { emoji: '👎' });
 const PREVIOUS = button(customIds.ask.version.build('target', 'newest'), ButtonStyle.Secondary, { emoji: '◀️' });
 const NEXT = button(customIds.ask.version.build('target', 'newest'), ButtonStyle.Secondary, { emoji: '▶️' });
+const REPORT = button(customIds.ask.report.build('conversation'), ButtonStyle.Secondary, {
+	emoji: '🚩',
+	label: t(SOURCE_LOCALE, 'cases.buttons.report'),
+});
 const CANCEL = button(customIds.ask.cancel.build('ask', 'asker'), ButtonStyle.Danger, { label: t(SOURCE_LOCALE, 'answers.buttons.cancel') });
 
 function button(customId: string, style: ButtonStyle, { label, emoji }: { label?: string; emoji?: string }): AnswerButton {
@@ -75,7 +79,8 @@ export function answerButtonRows(of: AnswerButtonsOf): ButtonRow[] {
 		{ ...RATE_UP, custom_id: customIds.ask.rate.build('up', conversationId) },
 		{ ...RATE_DOWN, custom_id: customIds.ask.rate.build('down', conversationId) },
 	);
-	if (of.report) first.push(of.report);
+	// Report, for anyone who sees the answer: its conversation names the version on screen.
+	first.push(of.report ?? { ...REPORT, label: t(locale, 'cases.buttons.report'), custom_id: customIds.ask.report.build(conversationId) });
 	const rows: ButtonRow[] = [{ type: ComponentType.ActionRow, components: first }];
 	const second: AnswerButton[] = versions && versions.ids.length > 1 ? versionButtons(versions) : [];
 	if (of.continueInThread) second.push(of.continueInThread);

@@ -91,6 +91,12 @@ export class CaseNotes {
 		return held === undefined ? { id: candidateId, isNew: true } : { id: held, isNew: false };
 	}
 
+	/** Whether `userId` already reported the shown answer `messageId` (two reads; the claim in addReport decides). */
+	async reportedBy(guildId: string, messageId: string, userId: string): Promise<boolean> {
+		const flagId = await this.#atomic.read(answerCaseKey(guildId, messageId));
+		return flagId !== undefined && (await this.#atomic.read(reporterKey(guildId, flagId, userId))) !== undefined;
+	}
+
 	/** Adds a member's report to a case; `already` when that member reported this answer before. */
 	async addReport(guildId: string, flagId: string, userId: string, note: string | undefined, now = new Date()): Promise<'added' | 'already'> {
 		const claim = this.#claimOf(guildId, flagId, userId, note, now);

@@ -86,6 +86,7 @@ describe('Follow up', () => {
 			expect.stringMatching(/^ask:followup:/),
 			expect.stringMatching(/^ask:rate:up:/),
 			expect.stringMatching(/^ask:rate:down:/),
+			expect.stringMatching(/^ask:report:/),
 		]);
 		for (const message of messages) expect(message.allowed_mentions).toEqual({ parse: [] });
 	});

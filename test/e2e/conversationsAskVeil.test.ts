@@ -49,6 +49,7 @@ describe('Ask Veil', () => {
 			expect.stringMatching(/^ask:followup:/),
 			expect.stringMatching(/^ask:rate:up:/),
 			expect.stringMatching(/^ask:rate:down:/),
+			expect.stringMatching(/^ask:report:/),
 		]);
 
 		// It can be followed up like any answer: the question is the conversation's first turn, with whose message it

@@ -95,6 +95,17 @@ describe('npm run sandbox', () => {
 			await none(page.locator('.message', { hasText: 'You asked: “Tell me something rude”' }));
 			await shot('hidden');
 
+			// Ask for a review: the held notice's button, for its asker, with a note for the moderators (issue 36).
+			await page
+				.locator('.message', { hasText: 'This answer was hidden' })
+				.getByRole('button', { name: t('en-US', 'cases.buttons.askReview') })
+				.click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'cases.noteForm.reviewTitle'));
+			await dialog.locator('textarea, input').first().fill('It was a quote from a novel.');
+			await dialog.locator('#modal-submit').click();
+			await shown(page.locator('.message.ephemeral', { hasText: 'Your request was sent' }));
+			await shot('review-asked');
+
 			// The moderator sees the mod-log post, opens the flag and releases it.
 			await page.locator('#person-select').selectOption('moderator');
 			await page.locator('.channel.news[data-channel="mod-log"]').waitFor();
@@ -128,6 +139,31 @@ describe('npm run sandbox', () => {
 			await page.locator('.channel[data-channel="general"]').click();
 			await shown(page.locator('.message', { hasText: 'You asked: “Tell me something rude”' }));
 			await shot('released');
+
+			// Report: a member reports a shown answer; a moderator removes it from its card in #mod-log (issue 36).
+			await page.locator('#person-select').selectOption('member');
+			await page
+				.locator('.message', { hasText: 'You asked: “Shorter, please”' })
+				.getByRole('button', { name: t('en-US', 'cases.buttons.report') })
+				.click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'cases.noteForm.reportTitle'));
+			await dialog.locator('textarea, input').first().fill('Not what I asked for.');
+			await dialog.locator('#modal-submit').click();
+			await shown(page.locator('.message.ephemeral', { hasText: 'Thank you: the moderators will look at this answer' }));
+			await page.locator('#person-select').selectOption('moderator');
+			await page.locator('.channel[data-channel="mod-log"]').click();
+			const reported = page.locator('.message', { has: page.locator('.container'), hasText: t('en-US', 'cases.reportedTag').replace(/^r/, 'R') });
+			await shown(reported);
+			await shot('reported-card');
+			await reported.getByRole('button', { name: t('en-US', 'cases.buttons.remove') }).click();
+			await expect.poll(() => dialog.locator('#modal-title').textContent()).toBe(t('en-US', 'cases.decisionForm.title.removed'));
+			await dialog.locator('textarea, input').first().fill('Off topic.');
+			await dialog.locator('#modal-submit').click();
+			await shown(page.locator('.message.ephemeral', { hasText: 'Removed: the answer is deleted' }));
+			await shown(page.locator('.message', { has: page.locator('.container'), hasText: 'Removed' }).filter({ hasText: 'Off topic.' }));
+			await page.locator('.channel[data-channel="general"]').click();
+			await none(page.locator('.message', { hasText: 'You asked: “Shorter, please”' }));
+			await shot('removed');
 
 			// The README's picture: the moderator's view (every channel) while Veil thinks about the member's question.
 			const api = (path: string, body: unknown) =>
