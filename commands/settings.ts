@@ -26,6 +26,7 @@ const subcommands = {
 	instructions: setInstructions,
 	notify: setNotify,
 	language: setLanguage,
+	mentions: setMentions,
 } satisfies SubcommandHandlers<typeof settingsData, ManagerInteraction>;
 
 async function execute(interaction: ManagerInteraction, ctx: InteractionContext): Promise<void> {
@@ -99,6 +100,43 @@ async function setNotify(interaction: ManagerInteraction, { dismissals }: Args<'
 	await interaction.editReply({
 		content: t(reader, dismissals ? 'moderators.settings.notifyChangedOn' : 'moderators.settings.notifyChangedOff'),
 	});
+}
+
+/**
+ * `/settings mentions [state] [channel]`: whether a mention of Veil (or a reply to it) is a turn, in the whole server
+ * or in one channel and its threads; on by default. Without a state, shows the setting. In threads Veil started,
+ * members talk to it whatever this says.
+ */
+async function setMentions(interaction: ManagerInteraction, { state, channel }: Args<'mentions'>, ctx: InteractionContext): Promise<void> {
+	const { guildId } = interaction;
+	const reader = ctx.locale;
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const current =
+		state === undefined
+			? ((await ctx.settings.get(guildId)).mentions ?? {})
+			: ((
+					await ctx.settings.update(guildId, (settings) => ({
+						...settings,
+						mentions: changedMentions(settings.mentions ?? {}, state === 'on', channel?.id),
+					}))
+				).mentions ?? {});
+	if (state !== undefined) ctx.log.info({ mentions: state, channel: channel?.id ?? 'server' }, 'mentions changed');
+	const lines = channel
+		? [t(reader, current.offIn?.includes(channel.id) ? 'talk.mentions.channelOff' : 'talk.mentions.channelOn', { channel: `<#${channel.id}>` })]
+		: [t(reader, current.off === true ? 'talk.mentions.serverOff' : 'talk.mentions.serverOn')];
+	if (!channel && current.offIn?.length) lines.push(t(reader, 'talk.mentions.offIn', { channels: current.offIn.map((id) => `<#${id}>`).join(', ') }));
+	await interaction.editReply({ content: lines.join('\n') });
+}
+
+/** The mentions setting after turning them on or off in the server (no channel) or in one channel. */
+function changedMentions(current: NonNullable<GuildSettings['mentions']>, on: boolean, channelId: string | undefined): GuildSettings['mentions'] {
+	const offIn = new Set(current.offIn ?? []);
+	let off = current.off;
+	if (channelId === undefined) off = on ? undefined : true;
+	else if (on) offIn.delete(channelId);
+	else offIn.add(channelId);
+	const changed = { ...(off ? { off } : {}), ...(offIn.size > 0 ? { offIn: [...offIn] } : {}) };
+	return Object.keys(changed).length > 0 ? changed : undefined;
 }
 
 /**

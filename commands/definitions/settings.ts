@@ -8,10 +8,12 @@ import { INSTRUCTIONS_MAX_LENGTH } from '../../src/settings/instructions.js';
 export const MODLOG_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 /** Where members ask: text, announcement and voice channels' chats, and forums (their posts' threads). */
 const INSTRUCTION_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildVoice, ChannelType.GuildForum] as const;
+/** Where members mention Veil: text and announcement channels, voice channels' chats, forums (their posts). */
+const MENTION_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildVoice, ChannelType.GuildForum] as const;
 /** The `locale` choice that goes back to Discord's `guild_locale`. */
 export const SERVER_OWN = 'server';
 
-/** `/settings modlog|limits|instructions|notify|language`; the words are the catalogues' `commands.settings`. */
+/** `/settings modlog|limits|instructions|notify|language|mentions`; the words are the catalogues' `commands.settings`. */
 export const settingsData = {
 	type: ApplicationCommandType.ChatInput,
 	name: 'settings',
@@ -52,6 +54,14 @@ export const settingsData = {
 					name: 'locale',
 					choices: [{ value: SERVER_OWN }, ...SUPPORTED_LOCALES.map((locale) => ({ value: locale }))],
 				},
+			],
+		},
+		{
+			type: ApplicationCommandOptionType.Subcommand,
+			name: 'mentions',
+			options: [
+				{ type: ApplicationCommandOptionType.String, name: 'state', choices: [{ value: 'on' }, { value: 'off' }] },
+				{ type: ApplicationCommandOptionType.Channel, name: 'channel', channel_types: MENTION_CHANNEL_TYPES },
 			],
 		},
 	],

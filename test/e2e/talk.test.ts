@@ -1,6 +1,8 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { makeUser, type EmulatorMessage } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
+import { ADMIN_PERMISSIONS, freshServer, runSubcommand } from '../support/moderation.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
 
 // Unlinked members ask with the service key, so any member may talk to Veil.
@@ -100,5 +102,32 @@ describe('talking to Veil by message (no Message Content intent)', () => {
 		expect(notice?.content).not.toContain('something harsh');
 		const page = await bot.context.flags.list(guild.id, 1);
 		expect(page.flags.map((flag) => [flag.prompt, flag.channelId])).toEqual([['be harsh', message.channel_id]]);
+	});
+});
+
+describe('/settings mentions', () => {
+	it('turns mentions off in one channel (then the server), on by default, and shows it', async () => {
+		const { discord, upstream } = harness();
+		const { guild, moderator: someone } = freshServer(harness());
+		const moderator = { ...someone, permissions: ADMIN_PERMISSIONS };
+		const [general, modlog] = guild.channels.map((channel) => channel.id) as [string, string];
+		const shown = await runSubcommand(harness(), moderator, 'settings', 'mentions');
+		expect(shown.original?.content).toMatch(/anywhere in this server/);
+		const off = await runSubcommand(harness(), moderator, 'settings', 'mentions', [
+			{ type: ApplicationCommandOptionType.String, name: 'state', value: 'off' },
+			{ type: ApplicationCommandOptionType.Channel, name: 'channel', value: general },
+		]);
+		expect(off.original?.content).toContain(`<#${general}>`);
+		expect(off.ephemeral).toBe(true);
+		const before = upstream.requests.length;
+		const ignored = discord.postAsMember({ channelId: general, content: `<@${discord.bot.id}> anyone?` });
+		// Mentions elsewhere in the server still work; the gateway keeps order, so the first was read before it.
+		await repliesTo(discord.postAsMember({ channelId: modlog, content: `<@${discord.bot.id}> here?` }));
+		expect(upstream.requests.length).toBe(before + 1);
+		expect(discord.channelMessages(general).some((sent) => sent.message_reference?.message_id === ignored.id)).toBe(false);
+		const serverOff = await runSubcommand(harness(), moderator, 'settings', 'mentions', [
+			{ type: ApplicationCommandOptionType.String, name: 'state', value: 'off' },
+		]);
+		expect(serverOff.original?.content).toMatch(/off\*\* in this whole server[\s\S]*Off in: <#/);
 	});
 });

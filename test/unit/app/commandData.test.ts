@@ -25,6 +25,7 @@ function recording() {
 		instructions: record('instructions'),
 		notify: record('notify'),
 		language: record('language'),
+		mentions: record('mentions'),
 	} satisfies SubcommandHandlers<typeof settingsData, ChatInputCommandInteraction>;
 	return { ran, handlers };
 }
