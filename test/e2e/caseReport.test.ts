@@ -193,6 +193,44 @@ describe("Report outside Veil's servers", () => {
 	});
 });
 
+describe('Report in a server without Veil', () => {
+	it("goes to the operators' queue, never naming that server; Remove erases the conversation and says why the message stays", async () => {
+		const foreign = harness().discord.addGuild({ name: 'SECRET-FOREIGN-SERVER', withoutBot: true });
+		const member = makeUser('traveller');
+		await harness().linkMember(member.id);
+		harness().upstream.scriptGeneration({ json: safeResponse('FOREIGN-ANSWER') });
+		const answered = await harness()
+			.discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'a question abroad' }],
+				user: member,
+				guildId: foreign.id,
+			})
+			.waitForAnswer();
+		const answer = answerMessages(answered).at(-1)!;
+		const bystander = { user: makeUser('bystander-abroad'), guild: foreign };
+		expect(textOf((await report(bystander, answer, 'odd')).sent!)).toMatch(/^🚩 Thank you/);
+
+		const post = harness()
+			.discord.channelMessages(operators.channels[1]!.id)
+			.find((message) => cardText(message).includes('FOREIGN-ANSWER'));
+		expect(cardText(post)).toContain('Outside servers · a server without Veil');
+		expect(JSON.stringify(post)).not.toContain('SECRET-FOREIGN-SERVER');
+		expect(JSON.stringify(post)).not.toContain(foreign.id);
+		const flagId = /`([a-z0-9]{10})` · model/.exec(cardText(post))?.[1] ?? '';
+		const operator = { user: makeUser('operator-two'), guild: operators, permissions: MODERATOR_PERMISSIONS, channelId: operators.channels[1]!.id };
+		const removed = await click(harness(), operator, `flagged:remove:${flagId}`);
+		expect(textOf(removed)).toContain(
+			'🗑️ Removed: its conversation can no longer be followed up, but Veil could not delete the message: Veil is not a member where it was posted.',
+		);
+		expect(harness().discord.message(answer.id)?.deleted).toBeFalsy();
+		const followUp = await harness()
+			.discord.button({ customId: buttonsOf(answer)[0] ?? '', user: member, guildId: foreign.id, message: answer })
+			.waitForAnswer();
+		expect(textOf(followUp)).toMatch(/expired/i);
+	});
+});
+
 function lastOf(state: InteractionState): string {
 	return state.followUps.at(-1)?.content ?? textOf(state);
 }

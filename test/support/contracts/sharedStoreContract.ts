@@ -62,6 +62,66 @@ export function sharedStoreContract(makeUrl: () => string): void {
 		expect(posts(output)).toBe(first.kind === 'released' ? 1 : 0);
 	});
 
+	it('make one case of an answer two members report at once, holding both reports', async () => {
+		const output = await runTogether(shared, [
+			['report', GUILD, '900000000000000001', '701'],
+			['report', GUILD, '900000000000000001', '702'],
+		]);
+		const [a, b] = output.map((lines) => JSON.parse(lines.at(-1) ?? 'null') as { id: string; isNew: boolean; added: string });
+		expect(a?.id).toBe(b?.id);
+		expect([a?.isNew, b?.isNew].filter(Boolean)).toHaveLength(1);
+		expect([a?.added, b?.added]).toEqual(['added', 'added']);
+		expect((await flags.find(GUILD, a?.id ?? ''))?.report).toEqual({ messageIds: ['900000000000000001'] });
+		const { reports } = await flags.notes.of(GUILD, a?.id ?? '');
+		expect(reports.map((report) => [report.by, report.note]).sort()).toEqual([
+			['701', 'note of 701'],
+			['702', 'note of 702'],
+		]);
+	});
+
+	it("keep one report of a member's two presses landing at once", async () => {
+		const output = await runTogether(shared, [
+			['report', GUILD, '900000000000000002', '703'],
+			['report', GUILD, '900000000000000002', '703'],
+		]);
+		const added = output.map((lines) => (JSON.parse(lines.at(-1) ?? 'null') as { added: string }).added).sort();
+		expect(added).toEqual(['added', 'already']);
+	});
+
+	it('delete a reported answer once when both press Remove at once', async () => {
+		const flag = await flags.create({
+			guildId: GUILD,
+			channelId: '200000000000000001',
+			userId: '300000000000000001',
+			prompt: null,
+			text: 'shown',
+			ratings: [],
+			model: 'm',
+			report: { messageIds: ['900000000000000003'] },
+		});
+		const output = await runTogether(shared, [
+			['decide', GUILD, flag.id, 'removed', '501'],
+			['decide', GUILD, flag.id, 'removed', '502'],
+		]);
+		expect(output.flat().filter((line) => line === 'deleted')).toHaveLength(1);
+		expect(
+			results(output)
+				.map((outcome) => outcome.kind)
+				.sort(),
+		).toEqual(['already-decided', 'decided']);
+	});
+
+	it('keep one review request when the asker’s two land at once, and list its case as pending review', async () => {
+		const flag = await newFlag();
+		const output = await runTogether(shared, [
+			['review', GUILD, flag.id],
+			['review', GUILD, flag.id],
+		]);
+		expect(output.map((lines) => JSON.parse(lines.at(-1) ?? 'null') as string).sort()).toEqual(['already', 'asked']);
+		expect((await flags.notes.of(GUILD, flag.id)).reviewRequest?.note).toBe('please look again');
+		expect((await flags.list(GUILD, 1, { pageSize: 1000 })).flags[0]?.id).toBe(flag.id);
+	});
+
 	it('keep every flag both create at once in the server index', async () => {
 		const output = await runTogether(shared, [
 			['create', GUILD, '15'],
