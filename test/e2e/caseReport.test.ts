@@ -231,6 +231,37 @@ describe('Report in a server without Veil', () => {
 	});
 });
 
+describe('Report in a group DM', () => {
+	it("lets a friend there report it to the operators' queue, as from a group DM", async () => {
+		const member = makeUser('group-asker');
+		const friend = makeUser('group-friend');
+		await harness().linkMember(member.id);
+		const group = harness().discord.addGroupDm([member, friend]);
+		harness().upstream.scriptGeneration({ json: safeResponse('GROUP-ANSWER') });
+		const answered = await harness()
+			.discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'a group question' }],
+				user: member,
+				channelId: group.id,
+			})
+			.waitForAnswer();
+		const answer = answerMessages(answered).at(-1)!;
+		const customId = buttonsOf(answer).find((id) => id.startsWith('ask:report:')) ?? '';
+		const pressed = await harness().discord.button({ customId, user: friend, channelId: group.id, message: answer }).waitForAnswer();
+		expect(pressed.modal?.title).toBe('Report this answer');
+		const sent = await harness()
+			.discord.modalSubmit({ customId: pressed.modal!.custom_id, fields: { note: '' }, user: friend, channelId: group.id, message: answer })
+			.waitForAnswer();
+		expect(textOf(sent)).toMatch(/^🚩 Thank you/);
+		const post = harness()
+			.discord.channelMessages(operators.channels[1]!.id)
+			.find((message) => cardText(message).includes('GROUP-ANSWER'));
+		expect(cardText(post)).toContain('Outside servers · a group DM');
+		expect(cardText(post)).toContain(`<@${friend.id}>`);
+	});
+});
+
 function lastOf(state: InteractionState): string {
 	return state.followUps.at(-1)?.content ?? textOf(state);
 }
