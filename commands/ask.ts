@@ -19,6 +19,7 @@ import { askData } from './definitions/ask.js';
 import { ratePress } from '../src/asking/rateAnswer.js';
 import { askReviewPressed, askReviewSubmitted } from '../src/asking/askReview.js';
 import { reportPressed, reportSubmitted } from '../src/asking/reportAnswer.js';
+import { continueInThread } from '../src/talk/continueInThread.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const { prompt, private: isPrivate = false, file } = argumentsOf(interaction, askData.options);
@@ -78,9 +79,12 @@ const askReviewSubmit = modal({ id: customIds.ask.askReviewForm, handle: askRevi
 const reportPress = button({ id: customIds.ask.report, handle: reportPressed });
 const reportSubmit = modal({ id: customIds.ask.reportForm, handle: reportSubmitted });
 
+/** Continue in a thread, on a public answer: its asker alone (see continueInThread). */
+const threadPress = button({ id: customIds.ask.thread, handle: continueInThread });
+
 export default {
 	data: askData,
 	execute,
-	buttons: [followUpPress, ratePress, askReviewPress, reportPress],
+	buttons: [followUpPress, ratePress, askReviewPress, reportPress, threadPress],
 	modals: [followUpSubmit, askReviewSubmit, reportSubmit],
 } satisfies Command;

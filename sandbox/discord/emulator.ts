@@ -271,6 +271,7 @@ export class DiscordEmulator {
 			},
 		);
 		this.#gateway = new Gateway(this.#state, options.heartbeatIntervalMs ?? 41_250);
+		this.#rest.onThreadCreated = (thread) => this.#dispatchAll('THREAD_CREATE', { ...channelPayload(thread), newly_created: true });
 		this.#state.onDispatch = (t, d) => this.#dispatchAll(t, d);
 		this.cdn = new Cdn(this.#state);
 		// Whatever a request holds, it is answered and never ends the process: any web page can send one to 127.0.0.1.
@@ -542,6 +543,20 @@ export class DiscordEmulator {
 		const channel = this.#channelOrThrow(channelId);
 		channel.deleted = true;
 		this.#dispatchAll('CHANNEL_DELETE', channelPayload(channel));
+	}
+
+	/** A thread the bot started (see POST /channels/{id}/messages/{id}/threads), by its id: the starter message's. */
+	thread(threadId: string): ChannelModel | undefined {
+		const channel = this.#state.channels.get(threadId);
+		return channel?.type === 11 ? channel : undefined;
+	}
+
+	/** Archives a thread, as Discord does after its inactivity: THREAD_UPDATE with `archived`. */
+	archiveThread(threadId: string): void {
+		const thread = this.#channelOrThrow(threadId);
+		if (!thread.thread_metadata) throw new Error(`Channel ${threadId} is not a thread`);
+		thread.thread_metadata = { ...thread.thread_metadata, archived: true, archive_timestamp: new Date().toISOString() };
+		this.#dispatchAll('THREAD_UPDATE', channelPayload(thread));
 	}
 
 	/** Makes REST calls on this channel fail: 403 50001 Missing Access or 404 10003 Unknown Channel. */

@@ -5,7 +5,7 @@ import type { APIGuildMember, APIOverwrite, APIRole, APIUser } from 'discord.js'
 
 export interface ChannelModel {
 	id: string;
-	/** 0 guild text, 1 DM, 3 group DM. */
+	/** 0 guild text, 1 DM, 3 group DM, 11 public thread. */
 	type: number;
 	name: string;
 	guild_id: string | null;
@@ -19,6 +19,12 @@ export interface ChannelModel {
 	recipient?: APIUser;
 	/** The members of a group DM (the bot is never one: it only answers there through a member's install). */
 	recipients?: APIUser[];
+	/** A thread's channel; its permissions are the parent's (the thread's own overwrites list stays empty). */
+	parent_id?: string;
+	/** Who started a thread. */
+	owner_id?: string;
+	/** A thread's state: an archived thread takes no message until unarchived. */
+	thread_metadata?: { archived: boolean; locked: boolean; auto_archive_duration: number; archive_timestamp: string };
 }
 
 export interface GuildModel {

@@ -63,7 +63,9 @@ export function memberPermissionsIn(guild: GuildModel, member: PermissionHolder,
 		if (role.id === guild.id || member.roles.includes(role.id)) base |= BigInt(role.permissions);
 	}
 	if (!channel || channel.type === 1) return (base & P.Administrator) !== 0n ? ALL_PERMISSIONS : base;
-	return channelPermissions(base, channel.permission_overwrites, guild.id, member.roles, member.id);
+	// A thread has the permissions of its parent channel.
+	const parent = channel.parent_id ? guild.channels.find((candidate) => candidate.id === channel.parent_id) : undefined;
+	return channelPermissions(base, (parent ?? channel).permission_overwrites, guild.id, member.roles, member.id);
 }
 
 /** The bot's effective permissions in a channel: what app_permissions carries and what REST enforces. */

@@ -82,6 +82,8 @@ const MISSING_PERMISSIONS = (): Reply => json(403, { message: 'Missing Permissio
 const CANNOT_MESSAGE_USER = (): Reply => json(403, { message: 'Cannot send messages to this user', code: 50007 });
 const VIEW = 1n << 10n;
 const SEND = 1n << 11n;
+const CREATE_PUBLIC_THREADS = 1n << 35n;
+const SEND_IN_THREADS = 1n << 38n;
 const ATTACH = 1n << 15n;
 const READ_HISTORY = 1n << 16n;
 
@@ -261,6 +263,7 @@ export class RestApi {
 		this.#on('GET', '/channels/:channel', (ctx) => this.#channel(ctx, (channel) => json(200, channelPayload(channel))));
 		this.#on('POST', '/channels/:channel/typing', (ctx) => this.#channel(ctx, () => ({ status: 204 })));
 		this.#on('POST', '/channels/:channel/messages', (ctx) => this.#channel(ctx, (channel) => this.#postMessage(ctx, channel.id, channel.guild_id)));
+		this.#on('POST', '/channels/:channel/messages/:message/threads', (ctx) => this.#channel(ctx, (channel) => this.#startThread(ctx, channel)));
 		this.#on('GET', '/channels/:channel/messages', (ctx) =>
 			this.#channel(ctx, (channel) => {
 				const limit = Math.min(100, Number(ctx.request.query.get('limit') ?? 50) || 50);
@@ -352,7 +355,9 @@ export class RestApi {
 				const perms = botChannelPermissions(guild, channel, this.state.bot.id);
 				if ((perms & VIEW) === 0n) return MISSING_ACCESS();
 				if (ctx.request.method === 'POST' && ctx.request.path.endsWith('/messages')) {
-					if ((perms & SEND) === 0n) return MISSING_PERMISSIONS();
+					// In a thread, Send Messages in Threads; an archived thread is unarchived by a message from one who may send.
+					if ((perms & (channel.type === 11 ? SEND_IN_THREADS : SEND)) === 0n) return MISSING_PERMISSIONS();
+					if (channel.thread_metadata?.archived) channel.thread_metadata.archived = false;
 					if (ctx.files.length && (perms & ATTACH) === 0n) return MISSING_PERMISSIONS();
 					// A reply reads the message it answers: Discord wants Read Message History for it.
 					if (ctx.body.message_reference && (perms & READ_HISTORY) === 0n) return MISSING_PERMISSIONS();
@@ -374,6 +379,49 @@ export class RestApi {
 		if (guild?.withoutBot) return MISSING_ACCESS();
 		return guild ? next(guild) : json(404, { message: 'Unknown Guild', code: 10004 });
 	}
+
+	/**
+	 * POST /channels/{id}/messages/{id}/threads: a public thread (type 11) started from a message, with the message's
+	 * id, named 1–100 characters; Create Public Threads needed; one thread a message (160004).
+	 */
+	#startThread(ctx: Ctx, channel: ChannelModel): Reply {
+		const guild = channel.guild_id ? this.state.guilds.get(channel.guild_id) : undefined;
+		if (!guild || channel.type !== 0) return json(400, { message: 'Cannot execute action on this channel type', code: 50024 });
+		if ((botChannelPermissions(guild, channel, this.state.bot.id) & CREATE_PUBLIC_THREADS) === 0n) return MISSING_PERMISSIONS();
+		const message = this.state.messages.get(ctx.params.message ?? '');
+		if (!message || message.deleted || message.channel_id !== channel.id) return json(404, { message: 'Unknown Message', code: 10008 });
+		if (this.state.channels.has(message.id)) return json(400, { message: 'A thread has already been created for this message', code: 160004 });
+		const name = ctx.body.name;
+		if (typeof name !== 'string' || name.length < 1 || name.length > 100) {
+			return json(400, {
+				message: 'Invalid Form Body',
+				code: 50035,
+				errors: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }] } },
+			});
+		}
+		const duration = typeof ctx.body.auto_archive_duration === 'number' ? ctx.body.auto_archive_duration : 4320;
+		const thread: ChannelModel = {
+			id: message.id,
+			type: 11,
+			name,
+			guild_id: guild.id,
+			position: 0,
+			permission_overwrites: [],
+			topic: null,
+			nsfw: false,
+			deleted: false,
+			parent_id: channel.id,
+			owner_id: this.state.bot.id,
+			thread_metadata: { archived: false, locked: false, auto_archive_duration: duration, archive_timestamp: new Date().toISOString() },
+		};
+		this.state.channels.set(thread.id, thread);
+		this.onThreadCreated?.(thread);
+		this.state.changed.notify();
+		return json(201, channelPayload(thread));
+	}
+
+	/** Set by the emulator: dispatches THREAD_CREATE. */
+	onThreadCreated: ((thread: ChannelModel) => void) | undefined;
 
 	#postMessage(ctx: Ctx, channelId: string, guildId: string | null): Reply {
 		const invalid = validateMessage(ctx.body, ctx.files.length, true);

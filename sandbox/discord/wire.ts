@@ -18,6 +18,22 @@ export function channelPayload(channel: ChannelModel): Record<string, unknown> {
 			recipients: channel.recipients ?? [],
 		};
 	}
+	if (channel.type === 11) {
+		return {
+			id: channel.id,
+			type: 11,
+			guild_id: channel.guild_id,
+			name: channel.name,
+			parent_id: channel.parent_id,
+			owner_id: channel.owner_id,
+			last_message_id: null,
+			rate_limit_per_user: 0,
+			flags: 0,
+			message_count: 0,
+			member_count: 1,
+			thread_metadata: channel.thread_metadata,
+		};
+	}
 	return {
 		id: channel.id,
 		type: channel.type,

@@ -35,6 +35,8 @@ export const customIds = {
 		versionsAt: customIdCodec('ask:versions', z.tuple([recordId])),
 		/** 👍 / 👎: `ask:rate:<up|down>:<conversation id of the version rated>`. */
 		rate: customIdCodec('ask:rate', z.tuple([z.enum(['up', 'down']), recordId])),
+		/** Continue in a thread, on a public answer, for its asker: `ask:thread:<conversation id>`. */
+		thread: customIdCodec('ask:thread', z.tuple([recordId])),
 		/** Cancel, while an ask waits or is generated: `ask:cancel:<the ask's interaction id>:<asker id>`. */
 		cancel: customIdCodec('ask:cancel', z.tuple([recordId, z.string()])),
 	},

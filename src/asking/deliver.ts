@@ -13,6 +13,7 @@ import { answerMessages } from '../replies/answerMessages.js';
 import type { Review } from '../app/place.js';
 import type { AskInteraction, Gathered } from './askRequest.js';
 import { answerButtonRows } from './answerButtons.js';
+import { continueInThreadButton } from '../talk/continueInThread.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
@@ -36,7 +37,19 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 	const withButton = <T extends object>(part: T) =>
 		conversationId === undefined
 			? part
-			: { ...part, components: answerButtonRows({ conversationId, regenerate: offersRegenerate(gathered), locale: ctx.locale }) };
+			: {
+					...part,
+					components: answerButtonRows({
+						conversationId,
+						regenerate: offersRegenerate(gathered),
+						locale: ctx.locale,
+						continueInThread: continueInThreadButton(
+							conversationId,
+							{ ephemeral, guildId: ctx.place.guildId, appPermissions: interaction.appPermissions },
+							ctx.locale,
+						),
+					}),
+				};
 	const posted: Message[] = [];
 	try {
 		if (rest.length === 0) {

@@ -13,6 +13,8 @@ export type VeilErrorCode =
 	| 'ask_rate_limited'
 	| 'conversation_expired'
 	| 'file_not_cdn'
+	| 'thread_exists'
+	| 'thread_not_allowed'
 	| 'file_not_utf8'
 	| 'file_pdf_large'
 	| 'file_pdf_pages'

@@ -241,6 +241,8 @@ const OUTCOME_OF_CODE = {
 	wrong_decision: 'error',
 	not_asker: 'error',
 	version_expired: 'error',
+	thread_exists: 'error',
+	thread_not_allowed: 'error',
 } as const satisfies Record<VeilErrorCode, AskOutcome>;
 /**
  * The /link submits the member or a limit ended. Every other code a submit can end with (the account service or

@@ -53,7 +53,7 @@ export interface TurnWatch {
  * The conversation of a place where members talk to Veil: one record per channel, thread or DM (a DM's under the
  * member, outside the servers' scope), always under the same id, so each answer adds to what was said there.
  */
-export function talkConversationId(place: Pick<TalkPlace, 'guildId' | 'channelId'>): string {
+export function talkConversationId(place: Pick<TalkPlace, 'channelId'>): string {
 	const hash = createHash('sha256').update(`talk:${place.channelId}`).digest();
 	return [...hash.subarray(0, 12)].map((byte) => 'abcdefghijklmnopqrstuvwxyz234567'[byte & 31]).join('');
 }

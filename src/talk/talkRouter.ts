@@ -15,6 +15,7 @@ const channelSchema = z.object({
 	type: z.number(),
 	name: z.string().nullish(),
 	parent_id: z.string().nullish(),
+	owner_id: z.string().nullish(),
 	thread_metadata: z.object({ archived: z.boolean() }).optional(),
 });
 
@@ -150,7 +151,8 @@ export class TalkRouter {
 			this.ctx.settings.getRecent(guildId).catch(() => undefined),
 			lookup.botIn(parentId ?? message.channel_id),
 		]);
-		const veilThread = thread && (await this.#startedByVeil(message.channel_id));
+		// A thread Veil started (from an answer, Continue in a thread) is a conversation with Veil, whatever the setting.
+		const veilThread = thread && channel.owner_id === botId;
 		if (!veilThread && !mentionsOn(settings?.mentions, message.channel_id, parentId)) return undefined;
 		const needed = [thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages, PermissionFlagsBits.ReadMessageHistory];
 		const missing = needed.filter((bit) => !permissions.has(bit));
@@ -160,10 +162,6 @@ export class TalkRouter {
 		}
 		const locale = await serverLocaleOf(guildId, null, { settings: this.ctx.settings, log });
 		return { guildId, channelId: message.channel_id, parentId, botPermissions: permissions, locale };
-	}
-
-	async #startedByVeil(_threadId: string): Promise<boolean> {
-		return false;
 	}
 
 	/** The names of the roles and channels the message names, looked up only when it names one. */

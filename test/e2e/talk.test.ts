@@ -1,6 +1,6 @@
-import { ApplicationCommandOptionType } from 'discord.js';
+import { ApplicationCommandOptionType, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { makeUser, type EmulatorMessage } from '../../sandbox/discord/emulator.js';
+import { DEFAULT_BOT_PERMISSIONS, makeUser, type EmulatorMessage } from '../../sandbox/discord/emulator.js';
 import { useHarness } from '../support/harness.js';
 import { ADMIN_PERMISSIONS, freshServer, runSubcommand } from '../support/moderation.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamStandIn.js';
@@ -131,3 +131,90 @@ describe('/settings mentions', () => {
 		expect(serverOff.original?.content).toMatch(/off\*\* in this whole server[\s\S]*Off in: <#/);
 	});
 });
+
+describe('Continue in a thread', () => {
+	/** A Veil server where Veil may start threads and speak in them, and an answer to /ask there. */
+	async function answerInThreadServer(prompt: string) {
+		const { discord } = harness();
+		const guild = discord.addGuild({
+			botPermissions: DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads,
+		});
+		const channelId = guild.channels[0]?.id as string;
+		const asker = makeUser('thea');
+		const asked = await discord
+			.slashCommand({
+				name: 'ask',
+				user: asker,
+				guildId: guild.id,
+				channelId,
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: prompt }],
+			})
+			.waitForAnswer();
+		const answer = asked.original as EmulatorMessage;
+		const customId = buttonIds(answer).find((id) => id.startsWith('ask:thread:'));
+		return { guild, channelId, asker, answer, customId };
+	}
+
+	it('starts a thread from the answer, named after the question, where mentions and replies go on with what was said', async () => {
+		const { discord } = harness();
+		const { asker, answer, customId } = await answerInThreadServer('how do tides work?');
+		expect(customId).toBeDefined();
+		const pressed = await discord.button({ customId: customId as string, user: asker, message: answer, guildId: answer.guild_id }).waitForAnswer();
+		expect(pressed.ephemeral).toBe(true);
+		const thread = discord.thread(answer.id);
+		expect(thread?.name).toBe('how do tides work?');
+		expect(thread?.parent_id).toBe(answer.channel_id);
+		const [welcome] = discord.channelMessages(answer.id);
+		expect(welcome?.content).toContain(`<@${discord.bot.id}>`);
+		expect(welcome?.allowed_mentions).toEqual({ parse: [] });
+		// A mention, then a reply to Veil's message: each a turn, with the conversation carried over.
+		const mention = discord.postAsMember({ user: asker, channelId: answer.id, content: `<@${discord.bot.id}> and the moon?` });
+		const [first] = await repliesTo(mention);
+		expect(lastContents()).toEqual(['how do tides work?', 'Answer to: how do tides work?', 'and the moon?']);
+		const reply = discord.postAsMember({ user: makeUser('other'), channelId: answer.id, content: 'and the sun?', replyTo: first });
+		await repliesTo(reply);
+		expect(lastContents().at(-1)).toBe('and the sun?');
+		expect(lastContents()).toHaveLength(5);
+	});
+
+	it('is not offered where Veil may not start threads, and is for the asker alone', async () => {
+		const { discord } = harness();
+		const plain = await discord
+			.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'no thread' }] })
+			.waitForAnswer();
+		expect(buttonIds(plain.original as EmulatorMessage).some((id) => id.startsWith('ask:thread:'))).toBe(false);
+		const { answer, customId } = await answerInThreadServer('mine');
+		const other = await discord
+			.button({ customId: customId as string, user: makeUser('nosy'), message: answer, guildId: answer.guild_id })
+			.waitForAnswer();
+		expect(other.original?.content).toMatch(/Only the member who asked/);
+		expect(discord.thread(answer.id)).toBeUndefined();
+	});
+
+	it('holds an answer in the thread with a notice there, and drops an answer whose thread was archived', async () => {
+		const { discord, upstream, bot } = harness();
+		const { guild, asker, answer, customId } = await answerInThreadServer('start');
+		await discord.button({ customId: customId as string, user: asker, message: answer, guildId: answer.guild_id }).waitForAnswer();
+		upstream.scriptGeneration({ json: generationResponse({ text: 'harsh', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }) });
+		const held = discord.postAsMember({ user: asker, channelId: answer.id, content: `<@${discord.bot.id}> be harsh` });
+		const [notice] = await repliesTo(held);
+		expect(notice?.content).not.toContain('harsh');
+		const page = await bot.context.flags.list(guild.id, 1);
+		expect(page.flags.map((flag) => flag.channelId)).toEqual([answer.id]);
+
+		let release: () => void = () => undefined;
+		upstream.scriptGeneration({ json: safeResponse('Answer to: late'), until: new Promise<void>((resolve) => (release = resolve)) });
+		const late = discord.postAsMember({ user: asker, channelId: answer.id, content: `<@${discord.bot.id}> late` });
+		await discord.waitUntil(() => upstream.requests.filter((request) => request.endpoint === 'generate').length >= 3, 'the generation call');
+		discord.archiveThread(answer.id);
+		release();
+		await discord.waitUntil(() => harness().logs.some((line) => line.includes('its answer is dropped')), 'the answer dropped');
+		expect(discord.channelMessages(answer.id).some((sent) => sent.message_reference?.message_id === late.id)).toBe(false);
+		expect(discord.thread(answer.id)?.thread_metadata?.archived).toBe(true);
+	});
+});
+
+/** The custom_ids of a message's buttons. */
+function buttonIds(message: EmulatorMessage): string[] {
+	return [...JSON.stringify(message.components).matchAll(/"custom_id":"([^"]+)"/g)].map((match) => match[1] as string);
+}
