@@ -2,13 +2,25 @@ import { PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
 import { z } from 'zod';
 import type { BotContext } from '../app/context.js';
 import { PermissionLookup } from '../discord/permissionLookup.js';
-import { SOURCE_LOCALE } from '../i18n/locales.js';
+import { NO_MENTIONS } from '../discord/mentions.js';
+import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
+import { t, type MessageKey } from '../i18n/translate.js';
 import { serverLocaleOf } from '../moderation/serverLocale.js';
 import { answerTurn, isGone, type TalkPlace, type TurnWatch } from './messageTurn.js';
 import { namedIds, promptOf, talkMessageSchema, talksToVeil, type TalkMessage } from './talkMessage.js';
 import { TalkReplies } from './talkReplies.js';
 
 const THREAD_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);
+
+/** How many (channel, member) pairs already told of a missing permission are remembered. */
+const TOLD_MAX = 10_000;
+
+/** The sentence naming each permission a turn needs, as Veil names permissions elsewhere. */
+const PERMISSION_NAMES = new Map<bigint, MessageKey>([
+	[PermissionFlagsBits.SendMessages, 'members.permissions.SendMessages'],
+	[PermissionFlagsBits.SendMessagesInThreads, 'talk.missing.SendMessagesInThreads'],
+	[PermissionFlagsBits.ReadMessageHistory, 'members.permissions.ReadMessageHistory'],
+]);
 
 const channelSchema = z.object({
 	id: z.string(),
@@ -38,6 +50,8 @@ interface Running {
  */
 export class TalkRouter {
 	readonly #running = new Map<string, Running>();
+	/** Members told where Veil lacks a permission (`channel:member`), the newest {@link TOLD_MAX}. */
+	readonly #told = new Set<string>();
 	readonly #inFlight = new Set<Promise<void>>();
 	readonly #controller = new AbortController();
 
@@ -156,12 +170,34 @@ export class TalkRouter {
 		if (!veilThread && !mentionsOn(settings?.mentions, message.channel_id, parentId)) return undefined;
 		const needed = [thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages, PermissionFlagsBits.ReadMessageHistory];
 		const missing = needed.filter((bit) => !permissions.has(bit));
+		const locale = await serverLocaleOf(guildId, null, { settings: this.ctx.settings, log });
 		if (missing.length > 0) {
 			log.info({ missing: new PermissionsBitField(missing).toArray() }, 'Veil may not answer where it was mentioned');
+			await this.#tellMissing(message, missing, locale, log);
 			return undefined;
 		}
-		const locale = await serverLocaleOf(guildId, null, { settings: this.ctx.settings, log });
 		return { guildId, channelId: message.channel_id, parentId, botPermissions: permissions, locale };
+	}
+
+	/**
+	 * Tells the member, by DM, which permission Veil lacks where they talked to it: once per member and channel while
+	 * the process runs (a burst of mentions is one message). A closed DM costs only the news.
+	 */
+	async #tellMissing(message: TalkMessage, missing: readonly bigint[], locale: SupportedLocale, log: BotContext['logger']): Promise<void> {
+		const key = `${message.channel_id}:${message.author.id}`;
+		if (this.#told.has(key)) return;
+		this.#told.add(key);
+		if (this.#told.size > TOLD_MAX) this.#told.delete(this.#told.values().next().value as string);
+		const names = missing.map((bit) => t(locale, PERMISSION_NAMES.get(bit) ?? 'members.permissions.SendMessages'));
+		const permissions = new Intl.ListFormat(locale, { type: 'conjunction' }).format(names);
+		const content = t(locale, 'talk.missing.cannotAnswer', { channel: `<#${message.channel_id}>`, permissions });
+		try {
+			const { rest } = this.ctx.client;
+			const dm = z.object({ id: z.string() }).parse(await rest.post(Routes.userChannels(), { body: { recipient_id: message.author.id } }));
+			await rest.post(Routes.channelMessages(dm.id), { body: { content, allowed_mentions: NO_MENTIONS } });
+		} catch (error) {
+			log.info({ err: error }, 'could not tell the member by DM which permission Veil lacks');
+		}
 	}
 
 	/** The names of the roles and channels the message names, looked up only when it names one. */

@@ -105,6 +105,26 @@ describe('talking to Veil by message (no Message Content intent)', () => {
 	});
 });
 
+describe('where Veil may not answer', () => {
+	it('tells the member once, by DM, which permission it lacks, and asks nothing upstream', async () => {
+		const { discord, upstream } = harness();
+		const guild = discord.addGuild({ botPermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory });
+		const channelId = guild.channels[0]?.id as string;
+		const member = makeUser('hopeful');
+		const before = upstream.requests.length;
+		discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> hello?` });
+		discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> hello??` });
+		// A DM turn after them: once it is answered, both mentions were read (one process reads in order).
+		await repliesTo(discord.postAsMember({ user: member, channelId: discord.dmChannelId(member), content: 'by DM then' }));
+		await discord.waitUntil(() => discord.directMessages(member.id).some((sent) => sent.content.includes('Send Messages')), 'the DM');
+		const told = discord.directMessages(member.id).filter((sent) => sent.content.includes('Send Messages'));
+		expect(told).toHaveLength(1);
+		expect(told[0]?.content).toContain(`<#${channelId}>`);
+		expect(upstream.requests.length).toBe(before + 1);
+		expect(discord.channelMessages(channelId).filter((sent) => sent.author.id === discord.bot.id)).toEqual([]);
+	});
+});
+
 describe('/settings mentions', () => {
 	it('turns mentions off in one channel (then the server), on by default, and shows it', async () => {
 		const { discord, upstream } = harness();
