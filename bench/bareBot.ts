@@ -20,7 +20,9 @@ interface GenerationBody {
 	candidates?: Array<{ content?: { parts?: Array<{ text?: string }> } }>;
 }
 
-const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: env('DISCORD_API_URL') } });
+// BENCH_MESSAGE_INTENTS: the same bot taking the message intents, as a bot that answers mentions would.
+const messageIntents = process.env.BENCH_MESSAGE_INTENTS ? [GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages] : [];
+const client = new Client({ intents: [GatewayIntentBits.Guilds, ...messageIntents], rest: { api: env('DISCORD_API_URL') } });
 
 client.on(Events.InteractionCreate, async (interaction) => {
 	if (!interaction.isChatInputCommand() || interaction.commandName !== 'ask') return;

@@ -7,7 +7,8 @@
  * the ratio, and with N > 1 the tail ratios run by run; it asserts nothing. Last, through the proxy: two Veil
  * processes behind one `npm run rest-proxy` at 200 asks a second, beside the bare bot's figure at that rate (see
  * proxyPhase.ts). `--proxy` runs only the bare bot's 200/s phase and that one. Beside the table, the CPU a server's
- * AutoMod rules add to an ask (automodCost.ts); `--automod` prints only that.
+ * AutoMod rules add to an ask (automodCost.ts); `--automod` prints only that. `--chatter` prints only what the
+ * message intents cost under 500 messages a second of chatter (chatterPhase.ts).
  *
  * 1,000 linked members ask in turn: Veil answers one ask per member at a time (the admission of the scale issue),
  * so the 1,000 asks in flight of the slow phase need as many members, and no phase is refused for it.
@@ -16,6 +17,7 @@
  */
 import { cpus } from 'node:os';
 import { PROXY_PROCESSES, runProxyPhase } from './proxyPhase.js';
+import { runChatterPhase } from './chatterPhase.js';
 import { formatAutomodCost, measureAutomodCost } from './automodCost.js';
 import { formatAutomodWorst, measureAutomodWorst } from './automodWorst.js';
 import { buildRows, buildTailRows, formatProxyTable, formatTable, pooled, type BotFigures } from './report.js';
@@ -66,6 +68,11 @@ const proxyCount = plan.rates.find(({ rate }) => rate === PROXY_RATE)?.count ?? 
 const runs = Math.max(1, Number(/^--runs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--runs=')) ?? '')?.[1] ?? 1));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
+if (process.argv.includes('--chatter')) {
+	log(`bench --chatter${quick ? ' --quick' : ''}: the message intents' cost, each bot alone`);
+	console.log(await runChatterPhase(plan, quick, log));
+	process.exit(0);
+}
 if (process.argv.includes('--automod')) {
 	console.log(formatAutomodCost(await measureAutomodCost()));
 	console.log(formatAutomodWorst(await measureAutomodWorst()));

@@ -44,6 +44,16 @@ export interface SlowFigures {
 	warnings: Record<string, number>;
 }
 
+/** What a phase of chatter cost a bot. */
+export interface ChatterFigures {
+	rate: number;
+	count: number;
+	seconds: number;
+	cpuMicros: number;
+	peakRss: number;
+	memory: Memory;
+}
+
 export interface StartFigures {
 	/** CPU from the process's start until it went idle. */
 	cpuMs: number;
@@ -199,6 +209,50 @@ export class BotBench {
 		return { load, idleRss, peakRss, warnings };
 	}
 
+	/**
+	 * `count` messages at `rate` a second, chatter between members that does not address the bot, spread over every
+	 * server's first channel: the CPU the bot used from the first to the last (and until it is idle again), and its
+	 * RSS and heap after two full collections.
+	 */
+	async chatter(rate: number, count: number, log: (line: string) => void): Promise<ChatterFigures> {
+		const running = this.#running;
+		const before = await running.sample();
+		const started = performance.now();
+		const member = this.#members[0] as APIUser;
+		let peakRss = before.rss;
+		for (let sent = 0; sent < count;) {
+			const due = Math.min(count, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
+			for (; sent < due; sent++) {
+				const guild = this.#guilds[sent % this.#guilds.length] as GuildModel;
+				this.#emulator.postAsMember({ user: member, channelId: guild.channels[0]?.id, content: `chatter ${sent}` });
+			}
+			if (sent % rate < 50)
+				void running.sample().then(
+					(reply) => (peakRss = Math.max(peakRss, reply.rss)),
+					() => undefined,
+				);
+			await sleep(10);
+		}
+		const seconds = (performance.now() - started) / 1000;
+		await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
+		const after = await running.measure();
+		log(`  ${this.kind.name}: ${count} chatter messages at ${rate}/s over ${this.#guilds.length} servers in ${seconds.toFixed(1)} s`);
+		return {
+			rate,
+			count,
+			seconds,
+			cpuMicros: after.cpuMicros - before.cpuMicros,
+			peakRss,
+			memory: { rss: after.rss, heap: after.heapUsed ?? Number.NaN },
+		};
+	}
+
+	/** The bot's memory after two full collections, idle. */
+	async memory(): Promise<Memory> {
+		const measured = await this.#running.measure();
+		return { rss: measured.rss, heap: measured.heapUsed ?? Number.NaN };
+	}
+
 	/** Stops the bot (by its pid), the local Discord and the stand-in, and removes the scratch directory. */
 	async close(): Promise<void> {
 		this.#tracker.close();
@@ -229,6 +283,9 @@ export const bareBot: BotKind = {
 	env: {},
 	prepare: () => Promise.resolve({}),
 };
+
+/** The bare bot with the message intents too (Guild Messages, Direct Messages), and discord.js's default caches. */
+export const bareBotWithMessages: BotKind = { ...bareBot, name: 'bare + messages', env: { BENCH_MESSAGE_INTENTS: '1' } };
 
 /**
  * Veil as production runs it (the Procfile's entry, a SQLite store, members' links required, info logging), with
