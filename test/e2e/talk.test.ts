@@ -91,6 +91,20 @@ describe('talking to Veil by message (no Message Content intent)', () => {
 		expect(answers).toEqual([]);
 	});
 
+	it('answers a message edited before its answer as it was first sent', async () => {
+		const { discord, upstream } = harness();
+		let release: () => void = () => undefined;
+		upstream.scriptGeneration({ json: safeResponse('Answer to: first words'), until: new Promise<void>((resolve) => (release = resolve)) });
+		const generated = upstream.requests.filter((request) => request.endpoint === 'generate').length;
+		const message = discord.postAsMember({ channelId: freshChannel(), content: `<@${discord.bot.id}> first words` });
+		await discord.waitUntil(() => upstream.requests.filter((request) => request.endpoint === 'generate').length > generated, 'the generation call');
+		discord.editAsMember(message, `<@${discord.bot.id}> second words`);
+		release();
+		const [answer] = await repliesTo(message);
+		expect(answer?.content).toBe('Answer to: first words');
+		expect(lastContents()).toEqual(['first words']);
+	});
+
 	it('holds an answer the ratings do not clear: a notice as the reply, and a case for the moderators', async () => {
 		const { discord, upstream, bot } = harness();
 		upstream.scriptGeneration({
