@@ -20,6 +20,9 @@ import { ratePress } from '../src/asking/rateAnswer.js';
 import { askReviewPressed, askReviewSubmitted } from '../src/asking/askReview.js';
 import { reportPressed, reportSubmitted } from '../src/asking/reportAnswer.js';
 import { continueInThread } from '../src/talk/continueInThread.js';
+import { regeneratePress } from '../src/asking/regenerate.js';
+import { versionPress } from '../src/asking/answerVersions.js';
+import { cancelPress } from '../src/asking/askCancel.js';
 
 async function execute(interaction: ChatInputCommandInteraction, ctx: InteractionContext): Promise<void> {
 	const { prompt, private: isPrivate = false, file } = argumentsOf(interaction, askData.options);
@@ -85,6 +88,6 @@ const threadPress = button({ id: customIds.ask.thread, handle: continueInThread 
 export default {
 	data: askData,
 	execute,
-	buttons: [followUpPress, ratePress, askReviewPress, reportPress, threadPress],
+	buttons: [followUpPress, ratePress, regeneratePress(answerAsk), versionPress, cancelPress, askReviewPress, reportPress, threadPress],
 	modals: [followUpSubmit, askReviewSubmit, reportSubmit],
 } satisfies Command;

@@ -7,6 +7,12 @@ import { MemberRate } from './memberRate.js';
 import { OneAskPerMember } from './oneAskPerMember.js';
 import { UpstreamError } from '../generation/upstreamError.js';
 
+/**
+ * A generation that takes longer than this offers Cancel on its message: most answers come sooner, and cost no edit
+ * for a button no one would have time to press.
+ */
+export const CANCEL_OFFER_MS = 3000;
+
 interface AdmissionOptions {
 	readonly concurrency: number;
 	readonly queueMax: number;
@@ -17,6 +23,8 @@ interface AdmissionOptions {
 	readonly counter: Counter;
 	readonly breaker?: CircuitBreakerOptions;
 	readonly positionIntervalMs?: number;
+	/** How long a generation runs before its message offers Cancel. Default {@link CANCEL_OFFER_MS}. */
+	readonly cancelOfferMs?: number;
 	/** Told how many asks hold a slot and how many wait, after every change. */
 	readonly onLineChange?: (holding: number, waiting: number) => void;
 	/** Told how long each ask waited in line, in ms. */
@@ -30,6 +38,8 @@ interface AdmissionOptions {
  */
 export class Admission {
 	readonly line: AskLine;
+	/** How long a generation runs before its message offers Cancel. */
+	readonly cancelOfferMs: number;
 	readonly breaker: CircuitBreaker;
 	/** How often /link may call the account service. */
 	readonly link: LinkRate;
@@ -47,6 +57,7 @@ export class Admission {
 			onWaited: options.onLineWait,
 		});
 		this.breaker = new CircuitBreaker(options.breaker);
+		this.cancelOfferMs = options.cancelOfferMs ?? CANCEL_OFFER_MS;
 		this.link = new LinkRate(options.linkPerProcessPerMinute ?? 0);
 		this.#rate = new MemberRate(options.memberPerMinute);
 		this.#perMinute = options.memberPerMinute;

@@ -52,7 +52,7 @@ export interface BotOptions {
 	/** How long to wait for the gateway's READY. */
 	readonly readyTimeoutMs?: number;
 	/** Timings of the circuit breaker and the line's position updates; tests shorten them. */
-	readonly admission?: { readonly breaker?: CircuitBreakerOptions; readonly positionIntervalMs?: number };
+	readonly admission?: { readonly breaker?: CircuitBreakerOptions; readonly positionIntervalMs?: number; readonly cancelOfferMs?: number };
 	/** How often idle interaction handlers of the REST client are released; tests shorten it. */
 	readonly interactionHandlerSweepMs?: number;
 }
@@ -140,7 +140,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),
 		ratings: new AnswerRatings(store, atomic, config.flagRetentionDays * DAY_MS),
-		runningAsks: new RunningAsks(),
+		runningAsks: new RunningAsks(atomic),
 		generation,
 		login,
 		client,

@@ -182,7 +182,7 @@ export function placeOf(
  * A held notice's Ask for a review button (its asker alone may use it, once), for the flag kept in `guildId`: the
  * asking server's, or the operators' for an answer held outside Veil's servers.
  */
-function askReviewRow(guildId: string, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
+export function askReviewRow(guildId: string, flagId: string, locale: SupportedLocale): ActionRowBuilder<ButtonBuilder> {
 	return new ActionRowBuilder<ButtonBuilder>().addComponents(
 		new ButtonBuilder()
 			.setCustomId(customIds.ask.askReview.build(guildId, flagId))

@@ -4,6 +4,7 @@ import { DailyLimitError } from '../admission/admissionErrors.js';
 import type { InteractionContext } from '../app/context.js';
 import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { buildContents, type Turn } from '../conversations/buildContents.js';
+import { MessageFlags } from 'discord.js';
 import { answerAlone } from '../discord/answers.js';
 import { automodRefusalOf } from '../discord/automodRefusal.js';
 import { readAttachments } from '../files/readAttachments.js';
@@ -26,6 +27,10 @@ import {
 } from './askRequest.js';
 import { heldByDiscordAutomod } from '../replies/discordAutomodHold.js';
 import { hideAnswer, showAnswer } from './deliver.js';
+import { cancelRow } from './answerButtons.js';
+import { cancelledElsewhere, endCancelled, offerCancel } from './askCancel.js';
+import { showRegenerated } from './regenerate.js';
+import type { RunningAsk } from '../admission/runningAsks.js';
 
 /** What the ask's usage needs of how far it got: whether the daily limit let it through (and so it counts). */
 interface Progress {
@@ -44,16 +49,21 @@ interface Admitted {
  * gather → screen → generate → judge → deliver. Each refusal before the acknowledgement is an answer only the
  * member sees, and nothing goes upstream before it. Every ask is counted once, by how it ended.
  */
-export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<void> {
+export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<AskEnd> {
 	const progress: Progress = { countsForMember: false };
 	const outcome = await askOnce(interaction, request, ctx, progress).catch((error: unknown) => {
 		ctx.metrics.recordAsk(askOutcomeOf(error));
 		countUsage(interaction, usageOutcomeOfError(error), progress, ctx);
 		throw error;
 	});
-	ctx.metrics.recordAsk(askOutcomeOfUsage(outcome));
-	countUsage(interaction, outcome, progress, ctx);
+	// Cancelled by its asker: the operators count it apart; its usage is an ask not answered, counted as the limits did.
+	ctx.metrics.recordAsk(outcome === 'cancelled' ? 'cancelled' : askOutcomeOfUsage(outcome));
+	countUsage(interaction, outcome === 'cancelled' ? 'failed' : outcome, progress, ctx);
+	return outcome;
 }
+
+/** How an ask ended: as its usage counts it, or cancelled by its asker. */
+export type AskEnd = UsageOutcome | 'cancelled';
 
 /** The ask in its server's usage and the member's (/usage): one write, in the background. */
 function countUsage(interaction: AskInteraction, outcome: UsageOutcome, { countsForMember }: Progress, ctx: InteractionContext): void {
@@ -67,18 +77,27 @@ function countUsage(interaction: AskInteraction, outcome: UsageOutcome, { counts
 	});
 }
 
-async function askOnce(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext, progress: Progress): Promise<UsageOutcome> {
-	const admission = ctx.admission.admit(interaction.user.id);
+async function askOnce(interaction: AskInteraction, request: AskRequest, outer: InteractionContext, progress: Progress): Promise<AskEnd> {
+	const admission = outer.admission.admit(interaction.user.id);
+	// Cancel stops the ask through its signal: the wait in line and the call upstream both take it.
+	const running = outer.runningAsks.start(interaction.id, outer.signal);
+	const ctx: InteractionContext = { ...outer, signal: running.signal };
 	try {
 		const admitted = await admit(interaction, request, admission, ctx, progress);
 		if (!admitted) return 'refused:link';
-		const question = await acknowledge(interaction, admitted, ctx);
+		const question = await acknowledge(interaction, admitted, running, ctx);
+		running.stage = 'gathering';
 		const gathered = await gather(interaction, question, admitted.gate, ctx);
 		if (await screen(interaction, gathered, ctx)) return 'refused:other';
-		const response = await generate(admission, gathered, ctx);
+		const response = await generate(interaction, admission, gathered, running, ctx);
+		if (await cancelledElsewhere(interaction.id, running, ctx)) return await endCancelled(interaction, admission, running, progress, ctx);
 		return await deliver(interaction, await judge(interaction, response, gathered, ctx), response, gathered, ctx);
+	} catch (error) {
+		if (running.cancelled) return await endCancelled(interaction, admission, running, progress, ctx);
+		throw error;
 	} finally {
 		admission.end();
+		outer.runningAsks.end(interaction.id);
 	}
 }
 
@@ -120,10 +139,23 @@ async function admit(
  * The one acknowledgement: "thinking…", public or only for the member, as the question asks (Discord may make it
  * ephemeral outside Veil's servers: the ask then counts as private). Then the wait for a generation slot.
  */
-async function acknowledge(interaction: AskInteraction, { question, ticket }: Admitted, ctx: InteractionContext): Promise<Question> {
+async function acknowledge(
+	interaction: AskInteraction,
+	{ question, ticket }: Admitted,
+	running: RunningAsk,
+	ctx: InteractionContext,
+): Promise<Question> {
+	if (question.regenerating && interaction.isButton()) {
+		// The answer shown stays on screen until the new one takes its place: nothing else is said of the wait.
+		await interaction.deferUpdate();
+		await ticket.granted;
+		return question;
+	}
 	const ephemeral = await ctx.place.defer(interaction, question.ephemeral);
 	if (ephemeral !== question.ephemeral) ctx.log.info('Discord made the answer ephemeral: the ask counts as private');
-	await waitInLine(interaction, ticket, ctx);
+	await waitInLine(interaction, ticket, ctx, running);
+	// Pressed in another process while it waited: it goes no further (see askCancel.ts).
+	if (await cancelledElsewhere(interaction.id, running, ctx)) throw running.cancelFromElsewhere();
 	return ephemeral === question.ephemeral ? question : { ...question, ephemeral };
 }
 
@@ -133,9 +165,12 @@ async function acknowledge(interaction: AskInteraction, { question, ticket }: Ad
  * its way when the turn comes is waited for, so it cannot land over the answer. An edit that fails only costs the
  * news: the answer still comes.
  */
-export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ctx: InteractionContext): Promise<void> {
+export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ctx: InteractionContext, running?: RunningAsk): Promise<void> {
 	if (!ticket.waitedOnEntry) return ticket.granted;
 	const { locale } = ctx;
+	// The asker may take their ask out of the line: its news carries Cancel.
+	const components = running ? [cancelRow(interaction.id, interaction.user.id, locale)] : [];
+	if (running) running.offeredCancel = true;
 	let latest: number | undefined;
 	let editing: Promise<void> | undefined;
 	let done = false;
@@ -145,7 +180,7 @@ export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ct
 			latest = undefined;
 			try {
 				const content = ahead === 0 ? t(locale, 'members.admission.waitingNext') : t(locale, 'members.admission.waiting', { count: ahead });
-				await interaction.editReply({ content });
+				await interaction.editReply({ content, components });
 			} catch (error) {
 				ctx.log.warn({ err: error, ahead }, 'could not tell a waiting ask its place in line');
 			}
@@ -171,7 +206,7 @@ export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ct
 async function gather(interaction: AskInteraction, question: Question, gate: LinkGate, ctx: InteractionContext): Promise<Gathered> {
 	const threadParentId = ctx.automod.threadParentOf(interaction.id);
 	const [files, instructions, matcher, account] = await Promise.all([
-		question.attachments && readAttachments(question.attachments, ctx.config),
+		question.attachments ? readAttachments(question.attachments, ctx.config) : question.keptFiles,
 		ctx.place.instructions(ctx, threadParentId),
 		// Never rejects, and waits a bounded time at most.
 		ctx.automod.rulesFor(ctx.place.guildId, interaction.appPermissions),
@@ -190,14 +225,19 @@ async function screen(interaction: AskInteraction, { question, files, rules }: G
 	const text = [question.prompt, ...(files ?? []).map((file) => file.text)].join('\n');
 	const blocked = await screenPrompt(rules.server, text, interaction, rules.context, ctx);
 	if (!blocked) return false;
-	await answerAlone(interaction, question.ephemeral, { content: blockedPromptMessage(blocked, ctx.locale) });
+	const content = blockedPromptMessage(blocked, ctx.locale);
+	// A regeneration's message is the answer shown: the refusal goes to the member apart from it.
+	if (question.regenerating) await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+	else await answerAlone(interaction, question.ephemeral, { content });
 	return true;
 }
 
 /** The generation call, under the breaker, with the conversation's turns and the instructions first when there are any. */
 async function generate(
+	interaction: AskInteraction,
 	admission: AdmittedAsk,
 	{ question, files, instructions, account }: Gathered,
+	running: RunningAsk,
 	ctx: InteractionContext,
 ): Promise<GenerationResponse> {
 	const asked: Turn | string = files ? { role: 'user', text: question.prompt, files } : question.prompt;
@@ -207,12 +247,21 @@ async function generate(
 		{ linked: account !== undefined, promptLength: question.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
 		'asking the model',
 	);
-	return admission.callUpstream(() => {
-		const started = performance.now();
-		return ctx.generation
-			.generate(input, { credentials: account?.credentials, signal: ctx.signal })
-			.finally(() => ctx.metrics.observeGeneration((performance.now() - started) / 1000));
-	});
+	// A slow answer offers Cancel; a quick one never hears of it (and costs no edit).
+	const offer = question.regenerating ? undefined : offerCancel(interaction, running, ctx);
+	try {
+		return await admission.callUpstream(() => {
+			const started = performance.now();
+			running.stage = 'generating';
+			return ctx.generation
+				.generate(input, { credentials: account?.credentials, signal: ctx.signal })
+				.finally(() => ctx.metrics.observeGeneration((performance.now() - started) / 1000));
+		});
+	} finally {
+		// From here Cancel is too late; an offer still on its way lands before the answer does.
+		if (!running.cancelled) running.stage = 'delivering';
+		await offer?.stop();
+	}
 }
 
 /** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules on the answer's text. */
@@ -237,7 +286,8 @@ async function deliver(
 	if (verdict.kind === 'shown') {
 		// Every ask is counted in the metrics; a line for each shown one is for debugging only.
 		ctx.log.debug({ verdict: verdict.kind }, 'answer judged');
-		const refused = await showAnswer(interaction, verdict, gathered, ctx).then(() => undefined, automodRefusalOf);
+		const show = gathered.question.regenerating ? showRegenerated : showAnswer;
+		const refused = await show(interaction, verdict, gathered, ctx).then(() => undefined, automodRefusalOf);
 		if (refused === undefined) return 'shown';
 		ctx.log.info({ blocked: refused.blocked }, "Discord's AutoMod refused to post the answer: it is held");
 		return deliver(interaction, heldByDiscordAutomod(response), response, gathered, ctx);

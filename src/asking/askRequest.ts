@@ -3,6 +3,7 @@ import {
 	ButtonBuilder,
 	ButtonStyle,
 	MessageFlags,
+	type ButtonInteraction,
 	type ChatInputCommandInteraction,
 	type ModalSubmitInteraction,
 } from 'discord.js';
@@ -20,17 +21,27 @@ import type { MatchContext } from '../automod/ruleMatcher.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence, t } from '../i18n/translate.js';
 
-/** What an ask is answered on: `/ask` itself, or the submit of a Follow up or Ask Veil form; anywhere (see place.ts). */
-export type AskInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;
+/**
+ * What an ask is answered on: `/ask` itself, the submit of a Follow up or Ask Veil form, or Regenerate's press (its
+ * answer takes the place of the answer it is on); anywhere (see place.ts).
+ */
+export type AskInteraction = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
 
 /** Where an ask comes from. */
-export type AskSource = 'ask' | 'followUp' | 'askVeil';
+export type AskSource = 'ask' | 'followUp' | 'askVeil' | 'regenerate';
 
 /** One ask as its command hands it over: what the member typed, and what it refers to. */
 export type AskRequest =
 	| { readonly source: 'ask'; readonly prompt: string; readonly private: boolean; readonly attachments?: readonly AttachmentRef[] }
 	| { readonly source: 'followUp'; readonly prompt: string; readonly conversationId: string; readonly attachments?: readonly AttachmentRef[] }
-	| { readonly source: 'askVeil'; readonly question: string; readonly pendingKey: string };
+	| { readonly source: 'askVeil'; readonly question: string; readonly pendingKey: string }
+	/** The turn of the version shown (`shownId`) again; the newest version's record lists the message's versions. */
+	| { readonly source: 'regenerate'; readonly shownId: string; readonly newestId: string };
+
+/** A regeneration's place among its message's versions: those kept so far, oldest first (the newest last). */
+export interface Regenerating {
+	readonly versions: readonly string[];
+}
 
 /** An ask once what it refers to is read: what goes upstream, and what a saved conversation keeps. */
 export interface Question {
@@ -50,6 +61,10 @@ export interface Question {
 	readonly ephemeral: boolean;
 	/** Files sent with the prompt, already checked by kind and declared size; read once the ask is acknowledged. */
 	readonly attachments?: readonly AttachmentRef[];
+	/** A regeneration's files, as its conversation kept them (already read). */
+	readonly keptFiles?: readonly FileText[];
+	/** Set on a regeneration: the versions its message keeps. */
+	readonly regenerating?: Regenerating;
 }
 
 /** What the answer is made of, read once the member sees "thinking…". */
@@ -77,6 +92,8 @@ export async function readQuestion(interaction: AskInteraction, request: AskRequ
 			const { prompt, attachments } = request;
 			return { source: 'followUp', prompt, savedPrompt: prompt, history, ephemeral: conversation.ephemeral, attachments };
 		}
+		case 'regenerate':
+			return readRegeneration(interaction.user.id, request.shownId, request.newestId, ctx);
 		case 'askVeil': {
 			const message = await ctx.pendingQuestions.find(request.pendingKey, interaction.user.id);
 			if (message === undefined) throw new UserInputError({ answer: sentence('members.askVeil.formExpired'), code: 'form_expired' });
@@ -91,6 +108,35 @@ export async function readQuestion(interaction: AskInteraction, request: AskRequ
 			};
 		}
 	}
+}
+
+/**
+ * The turn a Regenerate asks again: the shown version's last prompt, with the turns before it as its asker sent
+ * them and the files its conversation kept. Only the member who asked it may; a version gone is answered expired.
+ */
+async function readRegeneration(userId: string, shownId: string, newestId: string, ctx: InteractionContext): Promise<Question> {
+	const expired = () => new UserInputError({ answer: sentence('answers.regenerate.expired'), code: 'conversation_expired' });
+	const [shown, newest] = await Promise.all([
+		ctx.conversations.find(ctx.place.scope, shownId),
+		shownId === newestId ? undefined : ctx.conversations.find(ctx.place.scope, newestId),
+	]);
+	if (!shown) throw expired();
+	if (shown.ownerId !== userId) throw new UserInputError({ answer: sentence('answers.regenerate.notAsker'), code: 'not_asker' });
+	const asked = shown.turns.at(-2);
+	if (asked?.role !== 'user') throw expired();
+	const versions = shownId === newestId ? [...shown.versions, shownId] : newest ? [...newest.versions, newestId] : [shownId];
+	const keptFiles = (asked.files ?? []).flatMap((file) => (file.text === undefined ? [] : [{ name: file.name, text: file.text }]));
+	const history = seenBy(shown.turns.slice(0, -2), userId);
+	return {
+		source: 'regenerate',
+		prompt: asked.text,
+		savedPrompt: asked.text,
+		// A lone ask goes again as it went: without roles (see generate).
+		...(history.length > 0 ? { history } : {}),
+		ephemeral: shown.ephemeral,
+		...(keptFiles.length > 0 ? { keptFiles } : {}),
+		regenerating: { versions },
+	};
 }
 
 /** The conversation a Follow up names, as the member pressing it may see it; gone or private to another: expired. */

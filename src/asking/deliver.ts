@@ -14,6 +14,7 @@ import type { Review } from '../app/place.js';
 import type { AskInteraction, Gathered } from './askRequest.js';
 import { answerButtonRows } from './answerButtons.js';
 import { continueInThreadButton } from '../talk/continueInThread.js';
+import { tellHeldRegeneration } from './regenerate.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;
 type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
@@ -74,12 +75,9 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 	}
 }
 
-/** Regenerate's button goes on answers once its handler is in (issue 36 lands in pieces). */
-const REGENERATE_OFFERED = false as boolean;
-
 /** Regenerate asks the same turn again: not an Ask Veil answer's, whose quoted message is not kept to ask again. */
 export function offersRegenerate({ question }: Gathered): boolean {
-	return REGENERATE_OFFERED && question.source !== 'askVeil';
+	return question.source !== 'askVeil';
 }
 
 /**
@@ -145,7 +143,9 @@ export async function hideAnswer(
 	const review = await ctx.place.review(interaction, ephemeral, ctx);
 	const flag = review && (await storeFlag(review, interaction, verdict, candidateText(response), gathered, ctx));
 	try {
-		await ctx.place.notify(interaction, { verdict, flagId: flag?.id, ephemeral, locale: ctx.locale }, ctx);
+		// A held regeneration leaves the version shown in place: the member alone is told.
+		if (gathered.question.regenerating) await tellHeldRegeneration(interaction, verdict, flag?.id, ctx);
+		else await ctx.place.notify(interaction, { verdict, flagId: flag?.id, ephemeral, locale: ctx.locale }, ctx);
 	} finally {
 		// The reviewers hear of the flag whatever became of the member's notice (an expired token, a 5xx).
 		if (flag && review) {

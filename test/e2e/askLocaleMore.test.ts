@@ -46,7 +46,11 @@ describe("/ask in a German member's language", () => {
 		harness().upstream.scriptGeneration({ json: safeResponse('Die Antwort des Modells.', { finishReason: 'MAX_TOKENS' }) });
 		const state = await settled(harness(), ask(german, 'Wie heißt die Hauptstadt?', 'de'));
 		expect(state.original?.content).toBe(`Die Antwort des Modells.\n-# ${inGerman('members.ask.cutShort')}`);
-		expect(buttonLabels(answerMessages(state).at(-1))).toEqual([inGerman('members.conversation.followUpButton'), inGerman('cases.buttons.report')]);
+		expect(buttonLabels(answerMessages(state).at(-1))).toEqual([
+			inGerman('members.conversation.followUpButton'),
+			inGerman('answers.buttons.regenerate'),
+			inGerman('cases.buttons.report'),
+		]);
 
 		const press = await harness()
 			.discord.button({ customId: followUpIdOf(state), message: answerMessages(state).at(-1)!, user: german, locale: 'de' })
@@ -118,7 +122,7 @@ describe("/ask in a German member's language", () => {
 		await harness().linkMember(member.id);
 		harness().upstream.scriptGeneration({ json: safeResponse('An answer.') });
 		const shown = await settled(harness(), ask(member, 'hello?', 'zh-TW'));
-		expect(buttonLabels(answerMessages(shown).at(-1))).toEqual(['Follow up', 'Report']);
+		expect(buttonLabels(answerMessages(shown).at(-1))).toEqual(['Follow up', 'Regenerate', 'Report']);
 		harness().upstream.scriptGeneration({
 			json: generationResponse({ text: 'secret', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
 		});

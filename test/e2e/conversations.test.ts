@@ -84,6 +84,7 @@ describe('Follow up', () => {
 		expect(messages.slice(0, -1).flatMap(buttonsOf)).toEqual([]);
 		expect(buttonsOf(messages.at(-1))).toEqual([
 			expect.stringMatching(/^ask:followup:/),
+			expect.stringMatching(/^ask:regen:/),
 			expect.stringMatching(/^ask:rate:up:/),
 			expect.stringMatching(/^ask:rate:down:/),
 			expect.stringMatching(/^ask:report:/),

@@ -96,7 +96,7 @@ export async function startCommandHarness(): Promise<CommandHarness> {
 		conversations: new ConversationRepository(store, config.conversationTtlHours, keys, logger),
 		pendingQuestions: new PendingQuestionRepository(store, keys, logger),
 		ratings: new AnswerRatings(store, atomic, config.flagRetentionDays * 86_400_000),
-		runningAsks: new RunningAsks(),
+		runningAsks: new RunningAsks(atomic),
 		generation: new GenerationClient({
 			baseUrl: config.generationBaseUrl,
 			apiKey: config.generationApiKey,

@@ -20,7 +20,7 @@ export interface HarnessOptions {
 	readonly discord?: DiscordEmulatorOptions;
 	/** How long a bot stop waits for interactions in flight. Default 5000. */
 	readonly shutdownGraceMs?: number;
-	/** Timings of the circuit breaker and the line's position updates. */
+	/** Timings of the circuit breaker, the line's position updates and Cancel's offer (default: never offered). */
 	readonly admission?: BotOptions['admission'];
 	/** How often idle interaction handlers of the bot's REST client are released. */
 	readonly interactionHandlerSweepMs?: number;
@@ -125,7 +125,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 			store: { namespace },
 			shutdownGraceMs: options.shutdownGraceMs ?? 5000,
 			readyTimeoutMs: 10_000,
-			admission: options.admission,
+			// Cancel is offered on a slow answer only where a test asks for it (answerCancel.test.ts): elsewhere a slow
+			// answer's first edit is its answer, as the tests of the line and the upstream's failures read it.
+			admission: { cancelOfferMs: Number.POSITIVE_INFINITY, ...options.admission },
 			interactionHandlerSweepMs: options.interactionHandlerSweepMs,
 		});
 
