@@ -61,21 +61,53 @@ async function setModlog(interaction: ManagerInteraction, { channel: chosen }: A
 }
 
 /**
- * `/settings limits [asks_per_day]`: with a number, sets each member's daily asks in this server (0: no limit);
- * without, shows the setting, and whether the server's AutoMod rules apply. Members with Manage Server are never limited.
+ * `/settings limits [asks_per_day] [role]`: with a number, sets each member's daily asks in this server (0: no
+ * limit); with a role too, that role's own limit, which replaces the server's for its members (0: none for them);
+ * a role alone gives it back the server's. With neither, shows the settings, and whether the server's AutoMod rules
+ * apply. Members with Manage Server are never limited.
  */
-async function setLimits(interaction: ManagerInteraction, { asks_per_day: asksPerDay }: Args<'limits'>, ctx: InteractionContext): Promise<void> {
+async function setLimits(
+	interaction: ManagerInteraction,
+	{ asks_per_day: asksPerDay, role }: Args<'limits'>,
+	ctx: InteractionContext,
+): Promise<void> {
 	const { guildId } = interaction;
 	const reader = ctx.locale;
+	if (asksPerDay !== undefined && asksPerDay < 0)
+		throw new UserInputError({ answer: sentence('moderators.settings.limitsNegative'), code: 'limits_negative' });
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	if (asksPerDay === undefined) {
-		const { asksPerDay: current } = await ctx.settings.get(guildId);
-		await interaction.editReply({
-			content: `${current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current })}\n${automodLine(interaction, ctx, reader)}`,
+	if (role) {
+		await ctx.settings.update(guildId, (current) => {
+			const roleAsksPerDay = { ...current.roleAsksPerDay };
+			if (asksPerDay === undefined) delete roleAsksPerDay[role.id];
+			else roleAsksPerDay[role.id] = asksPerDay;
+			return { ...current, roleAsksPerDay: Object.keys(roleAsksPerDay).length > 0 ? roleAsksPerDay : undefined };
 		});
+		ctx.log.info({ roleId: role.id, asksPerDay: asksPerDay ?? null }, "a role's daily limit changed");
+		const content =
+			asksPerDay === undefined
+				? t(reader, 'usage.limits.roleCleared', { roleId: role.id })
+				: asksPerDay === 0
+					? t(reader, 'usage.limits.roleOff', { roleId: role.id })
+					: t(reader, 'usage.limits.roleChanged', { roleId: role.id, limit: asksPerDay });
+		await interaction.editReply({ content });
 		return;
 	}
-	if (asksPerDay < 0) throw new UserInputError({ answer: sentence('moderators.settings.limitsNegative'), code: 'limits_negative' });
+	if (asksPerDay === undefined) {
+		const { asksPerDay: current, roleAsksPerDay = {} } = await ctx.settings.get(guildId);
+		const lines = [
+			current === undefined ? t(reader, 'moderators.settings.limitsNone') : t(reader, 'moderators.settings.limitsShown', { count: current }),
+			automodLine(interaction, ctx, reader),
+		];
+		const roles = Object.entries(roleAsksPerDay);
+		if (roles.length > 0) {
+			lines.push(t(reader, 'usage.limits.roles'));
+			for (const [roleId, limit] of roles)
+				lines.push(limit === 0 ? t(reader, 'usage.limits.roleLineNone', { roleId }) : `<@&${roleId}>: **${limit}**`);
+		}
+		await interaction.editReply({ content: truncate(lines.join('\n'), 2000) });
+		return;
+	}
 	await ctx.settings.update(guildId, (current) => ({ ...current, asksPerDay: asksPerDay > 0 ? asksPerDay : undefined }));
 	ctx.log.info({ asksPerDay }, 'daily limit changed');
 	await interaction.editReply({

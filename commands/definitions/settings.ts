@@ -29,7 +29,10 @@ export const settingsData = {
 		{
 			type: ApplicationCommandOptionType.Subcommand,
 			name: 'limits',
-			options: [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', min_value: 0 }],
+			options: [
+				{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', min_value: 0 },
+				{ type: ApplicationCommandOptionType.Role, name: 'role' },
+			],
 		},
 		{
 			type: ApplicationCommandOptionType.Subcommand,

@@ -37,6 +37,7 @@ export type ValueOptionData = Named &
 		| { readonly type: ApplicationCommandOptionType.Boolean }
 		| { readonly type: ApplicationCommandOptionType.Channel; readonly channel_types?: readonly ChannelType[] }
 		| { readonly type: ApplicationCommandOptionType.Attachment }
+		| { readonly type: ApplicationCommandOptionType.Role }
 	);
 
 export interface SubcommandData {
@@ -66,6 +67,9 @@ export type CommandData = SlashCommandData | MessageCommandData;
 /** What a channel option arrives as: a server's channel, or the partial one Discord resolves. */
 export type ChannelArgument = NonNullable<CommandInteractionOption['channel']>;
 
+/** What a role option arrives as: the server's role, as Discord resolves it. */
+export type RoleArgument = NonNullable<CommandInteractionOption['role']>;
+
 // A choice's value arrives as the string Discord sent: the handler checks it is one of the choices.
 type ValueOf<Option extends ValueOptionData> = Option extends { readonly type: ApplicationCommandOptionType.String }
 	? string
@@ -75,7 +79,9 @@ type ValueOf<Option extends ValueOptionData> = Option extends { readonly type: A
 			? boolean
 			: Option extends { readonly type: ApplicationCommandOptionType.Channel }
 				? ChannelArgument
-				: Attachment;
+				: Option extends { readonly type: ApplicationCommandOptionType.Role }
+					? RoleArgument
+					: Attachment;
 
 /** The arguments a handler gets, by option name: a required one always, another `undefined` when left out. */
 export type ArgumentsOf<Options extends readonly ValueOptionData[] | undefined> = Options extends readonly ValueOptionData[]
@@ -112,6 +118,7 @@ export type SubcommandHandlers<Command extends SlashCommandData, Interaction> = 
 function valueOf(option: ValueOptionData, given: CommandInteractionOption): unknown {
 	if (option.type === ApplicationCommandOptionType.Channel) return given.channel ?? undefined;
 	if (option.type === ApplicationCommandOptionType.Attachment) return given.attachment ?? undefined;
+	if (option.type === ApplicationCommandOptionType.Role) return given.role ?? undefined;
 	return given.value ?? undefined;
 }
 

@@ -88,6 +88,8 @@ class VeilServer implements Place {
 		/** Members with Manage Server are not limited. */
 		private readonly exempt: boolean,
 		private readonly guildLocale: string | null,
+		/** The member's roles, as the interaction carries them: a role's daily limit replaces the server's. */
+		private readonly roleIds: readonly string[] = [],
 	) {
 		this.scope = guildId;
 	}
@@ -100,7 +102,7 @@ class VeilServer implements Place {
 	async dailyLimit(deps: PlaceDeps): Promise<number | undefined> {
 		if (this.exempt) return undefined;
 		try {
-			return await deps.settings.asksPerDay(this.guildId);
+			return await deps.settings.asksPerDay(this.guildId, undefined, this.roleIds);
 		} catch (error) {
 			deps.log.warn({ err: error }, 'could not read the daily limit; asking without it');
 			return undefined;
@@ -169,13 +171,20 @@ class Outside implements Place {
  * (a server that did not install Veil, a DM, a group DM) there are no server moderators.
  */
 export function placeOf(
-	interaction: Pick<BaseInteraction, 'guildId' | 'channelId' | 'context' | 'authorizingIntegrationOwners' | 'memberPermissions' | 'guildLocale'>,
+	interaction: Pick<BaseInteraction, 'guildId' | 'channelId' | 'context' | 'authorizingIntegrationOwners' | 'memberPermissions' | 'guildLocale'> &
+		Partial<Pick<BaseInteraction, 'member'>>,
 ): Place {
 	const { guildId } = interaction;
 	if (guildId === null) return new Outside(interaction.context === InteractionContextType.PrivateChannel ? 'group-dm' : 'dm');
 	if (interaction.authorizingIntegrationOwners[ApplicationIntegrationType.GuildInstall] !== guildId) return new Outside('server');
 	const exempt = interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
-	return new VeilServer(guildId, interaction.channelId, exempt, interaction.guildLocale);
+	return new VeilServer(guildId, interaction.channelId, exempt, interaction.guildLocale, roleIdsOf(interaction.member));
+}
+
+/** The member's role ids from the interaction itself (discord.js's member, or Discord's raw one): no request. */
+function roleIdsOf(member: BaseInteraction['member'] | undefined): string[] {
+	if (!member) return [];
+	return Array.isArray(member.roles) ? [...member.roles] : [...(member.roles as { cache: Map<string, unknown> }).cache.keys()];
 }
 
 /**

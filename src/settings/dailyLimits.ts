@@ -1,7 +1,19 @@
 import type { AtomicStore } from '../storage/atomicStore.js';
 
-/** The map of server id → asks a day, one record in the store. */
+/** The map of server id → asks a day (and `<server id>/role/<role id>` → a role's), one record in the store. */
 export const DAILY_LIMITS_KEY = 'daily-limits';
+
+/** A role's field in the record: its limit replaces the server's for its members (0: none). */
+export const roleLimitField = (guildId: string, roleId: string): string => `${guildId}/role/${roleId}`;
+
+/**
+ * The limit a member's asks meet: the highest of their roles' limits when any of their roles has one (a role
+ * without a limit, 0, wins: no limit), else the server's; undefined: none.
+ */
+export function limitFor(server: number | undefined, roleLimits: readonly number[]): number | undefined {
+	if (roleLimits.length === 0) return server;
+	return roleLimits.includes(0) ? undefined : Math.max(...roleLimits);
+}
 /**
  * A field every whole record holds, set when the record is made. A record without it was lost (evicted, restored
  * from an older copy) or never made: its absence cannot mean "no server has a limit".
@@ -35,14 +47,23 @@ export class DailyLimits {
 		return this.#reading;
 	}
 
-	/** Sets (or, undefined, removes) the server's limit; this process sees it at once. */
-	async set(guildId: string, asksPerDay: number | undefined): Promise<void> {
-		await this.#atomic.mapWrite(DAILY_LIMITS_KEY, [[guildId, asksPerDay === undefined ? undefined : String(asksPerDay)]]);
+	/**
+	 * Sets (or, undefined, removes) fields of the record: a server's limit under its id, a role's under
+	 * {@link roleLimitField}. This process sees them at once.
+	 */
+	async set(changes: ReadonlyArray<readonly [field: string, asksPerDay: number | undefined]>): Promise<void> {
+		if (changes.length === 0) return;
+		await this.#atomic.mapWrite(
+			DAILY_LIMITS_KEY,
+			changes.map(([field, asksPerDay]) => [field, asksPerDay === undefined ? undefined : String(asksPerDay)] as const),
+		);
 		const known = this.#known?.limits;
 		if (known?.whole) {
 			const limits = new Map(known.limits);
-			if (asksPerDay === undefined) limits.delete(guildId);
-			else limits.set(guildId, asksPerDay);
+			for (const [field, asksPerDay] of changes) {
+				if (asksPerDay === undefined) limits.delete(field);
+				else limits.set(field, asksPerDay);
+			}
 			this.#known = { limits: { whole: true, limits }, readAt: this.#known?.readAt ?? 0 };
 		}
 	}
@@ -72,7 +93,9 @@ function parseLimits(stored: ReadonlyMap<string, string>): Map<string, number> {
 	const limits = new Map<string, number>();
 	for (const [field, value] of stored) {
 		const asksPerDay = Number(value);
-		if (field !== MADE_FIELD && Number.isSafeInteger(asksPerDay) && asksPerDay > 0) limits.set(field, asksPerDay);
+		// A role's 0 is a setting of its own (no limit for its members); a server's 0 is never stored.
+		const least = field.includes('/role/') ? 0 : 1;
+		if (field !== MADE_FIELD && Number.isSafeInteger(asksPerDay) && asksPerDay >= least) limits.set(field, asksPerDay);
 	}
 	return limits;
 }

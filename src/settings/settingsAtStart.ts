@@ -44,6 +44,7 @@ export async function makeDailyLimitsIfMissing(settings: SettingsRepository, ato
 		for (const guildId of listed.data) {
 			const { asksPerDay } = await settings.get(guildId);
 			if (asksPerDay !== undefined) limits.set(guildId, asksPerDay);
+			// The old list predates limits by role: none to carry over.
 		}
 	} else {
 		limits = await settings.storedLimits();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AtomicStore } from '../storage/atomicStore.js';
 import { StoreError } from '../storage/storeError.js';
-import { DailyLimits } from './dailyLimits.js';
+import { DailyLimits, limitFor, roleLimitField } from './dailyLimits.js';
 import { Instructions } from './instructions.js';
 import { SUPPORTED_LOCALES } from '../i18n/locales.js';
 
@@ -11,6 +11,8 @@ const guildSettingsSchema = z.object({
 	modlogFailure: z.object({ at: z.string(), reason: z.string(), kind: z.string().optional() }).optional(),
 	/** Each member's asks a UTC day in this server (`/settings limits`); unset: no limit. */
 	asksPerDay: z.number().int().positive().optional(),
+	/** Roles' own daily limits (`/settings limits asks_per_day role`), by role id; 0: none for its members. */
+	roleAsksPerDay: z.record(z.string(), z.number().int().nonnegative()).optional(),
 	/** Whether a member is told by DM when their held answer is dismissed (`/settings notify`); unset: not told. */
 	notifyDismissals: z.boolean().optional(),
 	/**
@@ -64,12 +66,20 @@ export class SettingsRepository {
 	/**
 	 * The server's `asks_per_day` for an ask, at most {@link RECENT_SETTINGS_MS} old: one read of every server's limit
 	 * at most that often. Should that record be missing (lost, or not yet made at this start), the server's own
-	 * settings say it instead: a lost record never switches a limit off.
+	 * settings say it instead: a lost record never switches a limit off. With the member's `roleIds`, a limit of
+	 * their roles replaces the server's (see limitFor).
 	 */
-	async asksPerDay(guildId: string, now = Date.now()): Promise<number | undefined> {
+	async asksPerDay(guildId: string, now = Date.now(), roleIds: readonly string[] = []): Promise<number | undefined> {
 		const known = await this.limits.current(now);
-		if (known.whole) return known.limits.get(guildId);
-		return (await this.getRecent(guildId, now)).asksPerDay;
+		if (known.whole) {
+			const roleLimits = roleIds.flatMap((roleId) => known.limits.get(roleLimitField(guildId, roleId)) ?? []);
+			return limitFor(known.limits.get(guildId), roleLimits);
+		}
+		const { asksPerDay, roleAsksPerDay = {} } = await this.getRecent(guildId, now);
+		return limitFor(
+			asksPerDay,
+			roleIds.flatMap((roleId) => (Object.hasOwn(roleAsksPerDay, roleId) ? (roleAsksPerDay[roleId] ?? []) : [])),
+		);
 	}
 
 	async get(guildId: string): Promise<GuildSettings> {
@@ -91,7 +101,7 @@ export class SettingsRepository {
 			const current = parse(settings);
 			const next = change(current);
 			// The asks' record first: a limit shown by /settings is then always one the asks apply.
-			if (next.asksPerDay !== current.asksPerDay) await this.limits.set(guildId, next.asksPerDay);
+			await this.limits.set(limitChanges(guildId, current, next));
 			if (await this.#atomic.compareAndSet(key(guildId), raw, JSON.stringify(next))) {
 				this.#remember(guildId, next);
 				return next;
@@ -108,8 +118,10 @@ export class SettingsRepository {
 		const stored = await this.#atomic.readPrefixed(KEY_PREFIX);
 		const limits = new Map<string, number>();
 		for (const { key: stored_key, value } of stored) {
-			const { asksPerDay } = parse(safeJson(value));
-			if (asksPerDay !== undefined) limits.set(stored_key.slice(KEY_PREFIX.length), asksPerDay);
+			const guildId = stored_key.slice(KEY_PREFIX.length);
+			const { asksPerDay, roleAsksPerDay = {} } = parse(safeJson(value));
+			if (asksPerDay !== undefined) limits.set(guildId, asksPerDay);
+			for (const [roleId, limit] of Object.entries(roleAsksPerDay)) limits.set(roleLimitField(guildId, roleId), limit);
 		}
 		return limits;
 	}
@@ -125,6 +137,18 @@ export class SettingsRepository {
 		const raw = await this.#atomic.read(key(guildId));
 		return { raw, settings: raw === undefined ? undefined : safeJson(raw) };
 	}
+}
+
+/** The fields of the record of limits an update changes: the server's, and each role's set, changed or removed. */
+function limitChanges(guildId: string, current: GuildSettings, next: GuildSettings): Array<[string, number | undefined]> {
+	const changes: Array<[string, number | undefined]> = [];
+	if (next.asksPerDay !== current.asksPerDay) changes.push([guildId, next.asksPerDay]);
+	const before = current.roleAsksPerDay ?? {};
+	const after = next.roleAsksPerDay ?? {};
+	for (const roleId of new Set([...Object.keys(before), ...Object.keys(after)])) {
+		if (before[roleId] !== after[roleId]) changes.push([roleLimitField(guildId, roleId), after[roleId]]);
+	}
+	return changes;
 }
 
 export function settingsKey(guildId: string): string {

@@ -214,3 +214,69 @@ describe('/usage server and its export, for a known mix of asks', () => {
 		for (const prompt of ['a1', 'b1', 'd1', 'unsafe']) expect(csv).not.toContain(prompt);
 	});
 });
+
+describe('limits by role', () => {
+	it("replace the server's for their members, the highest of two applying, 0 none, from the interaction's roles", async () => {
+		const h = harness();
+		h.upstream.setDefaultGeneration((request) => ({ json: safeResponse(echoLastPrompt(request)) }));
+		const guild = h.discord.addGuild({ channels: [{ name: 'general' }] });
+		const admin = { user: makeUser('roles-admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const trial = h.discord.addRole(guild.id, { name: 'trial', permissions: PLAIN_MEMBER_PERMISSIONS });
+		const regular = h.discord.addRole(guild.id, { name: 'regular', permissions: PLAIN_MEMBER_PERMISSIONS });
+		const staff = h.discord.addRole(guild.id, { name: 'staff', permissions: PLAIN_MEMBER_PERMISSIONS });
+		const limit = (value?: number, roleId?: string) =>
+			runSubcommand(h, admin, 'settings', 'limits', [
+				...(value === undefined ? [] : [{ type: ApplicationCommandOptionType.Integer as const, name: 'asks_per_day', value }]),
+				...(roleId === undefined ? [] : [{ type: ApplicationCommandOptionType.Role as const, name: 'role', value: roleId }]),
+			]);
+		await limit(2);
+		expect((await limit(1, trial.id)).original?.content).toBe(
+			`✅ Daily limit for members with <@&${trial.id}>: **1**. It replaces the server's limit for them; with several such roles, the highest applies.`,
+		);
+		await limit(3, regular.id);
+		expect((await limit(0, staff.id)).original?.content).toMatch(/^✅ Members with <@&\d+> now have no daily limit/);
+		const listed = (await limit()).original?.content ?? '';
+		expect(listed).toContain('Daily limit: **2 questions**');
+		expect(listed).toContain(
+			`Limits by role, each replacing the server's for its members (with several, the highest applies):\n<@&${trial.id}>: **1**\n<@&${regular.id}>: **3**\n<@&${staff.id}>: **no limit**`,
+		);
+
+		const members = {
+			newcomer: [trial.id],
+			both: [trial.id, regular.id],
+			plain: [],
+			staffer: [trial.id, staff.id],
+		};
+		const limitShown = async (user: APIUser) => (await usage(h, user, { guildId: guild.id })).original?.content.split('\n')[2];
+		const answered = async (user: APIUser, times: number) => {
+			const contents: string[] = [];
+			for (let n = 0; n < times; n++) contents.push((await ask(h, user, `q${n}`, { guildId: guild.id })).original?.content ?? '');
+			return contents.map((content) => (content.startsWith('Answer to:') ? 'answered' : /limit of (\d+) question/.exec(content)?.[1]));
+		};
+		const users = Object.fromEntries(
+			await Promise.all(
+				Object.entries(members).map(async ([name, roles]) => {
+					const user = makeUser(`role-${name}`);
+					h.discord.setMemberRoles(guild.id, user, roles);
+					await h.linkMember(user.id);
+					return [name, user] as const;
+				}),
+			),
+		) as Record<keyof typeof members, APIUser>;
+
+		expect(await limitShown(users.newcomer)).toMatch(/^Your daily limit here: \*\*1\*\*;/);
+		expect(await limitShown(users.both)).toMatch(/^Your daily limit here: \*\*3\*\*;/);
+		expect(await limitShown(users.plain)).toMatch(/^Your daily limit here: \*\*2\*\*;/);
+		expect(await limitShown(users.staffer)).toBe('No daily limit applies to you here.');
+		expect(await answered(users.newcomer, 2)).toEqual(['answered', '1']);
+		expect(await answered(users.both, 4)).toEqual(['answered', 'answered', 'answered', '3']);
+		expect(await answered(users.plain, 3)).toEqual(['answered', 'answered', '2']);
+		expect(await answered(users.staffer, 4)).toEqual(['answered', 'answered', 'answered', 'answered']);
+
+		// A role given back the server's limit: its members meet the server's again.
+		expect((await limit(undefined, regular.id)).original?.content).toBe(
+			`✅ <@&${regular.id}> has no limit of its own any more: the server's applies to its members.`,
+		);
+		expect(await limitShown(users.both)).toMatch(/^Your daily limit here: \*\*1\*\*;/);
+	});
+});
