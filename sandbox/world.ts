@@ -1,5 +1,5 @@
 import { PermissionFlagsBits as P, type APIUser } from 'discord.js';
-import { DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel } from './discord/emulator.js';
+import { DEFAULT_BOT_PERMISSIONS, DiscordEmulator, makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel } from './discord/emulator.js';
 
 export type PersonKey = 'member' | 'moderator' | 'manager';
 
@@ -47,6 +47,8 @@ export async function startWorld(port = 0): Promise<{ discord: DiscordEmulator; 
 			name: 'Veil Sandbox',
 			channels: [{ name: 'general' }, { name: 'staff' }, { name: 'mod-log' }],
 			everyonePermissions: PLAIN_MEMBER_PERMISSIONS,
+			// Enough for Continue in a thread: Veil starts public threads from its answers and speaks in them.
+			botPermissions: DEFAULT_BOT_PERMISSIONS | P.CreatePublicThreads | P.SendMessagesInThreads,
 		},
 		// The page's people wait on Veil as long as a real client would.
 		defaultTimeoutMs: 30_000,

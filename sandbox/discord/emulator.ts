@@ -551,6 +551,11 @@ export class DiscordEmulator {
 		return channel?.type === 11 ? channel : undefined;
 	}
 
+	/** Every thread the bot started, oldest first. */
+	threads(): ChannelModel[] {
+		return [...this.#state.channels.values()].filter((channel) => channel.type === 11 && !channel.deleted);
+	}
+
 	/** Archives a thread, as Discord does after its inactivity: THREAD_UPDATE with `archived`. */
 	archiveThread(threadId: string): void {
 		const thread = this.#channelOrThrow(threadId);

@@ -108,7 +108,9 @@ export class PageActions {
 		const input = parse(postInput, body);
 		const person = this.#person(input.person);
 		this.#where(person, input.channelId);
-		this.discord.postAsMember({ user: person.user, channelId: input.channelId, content: input.content });
+		// "@Veil" typed in the composer is a mention, as Discord's client makes it when one picks Veil.
+		const content = input.content.replace(/@veil\b/gi, `<@${this.discord.bot.id}>`);
+		this.discord.postAsMember({ user: person.user, channelId: input.channelId, content });
 		return {};
 	}
 
@@ -150,7 +152,9 @@ export class PageActions {
 	/** Where a person acts: a server channel they can see (with their permissions), or their own DM with Veil. */
 	#where(person: Person, channelId: string): InteractionOptions & { user: Person['user'] } {
 		if (channelId === this.discord.dmChannelId(person.user)) return { user: person.user, guildId: null, locale: person.locale };
-		if (!canView(this.world, person, channelId)) throw new PageRequestError(`${person.label} cannot see that channel.`, 403);
+		// A thread is seen by whoever sees its parent channel.
+		const seen = this.discord.thread(channelId)?.parent_id ?? channelId;
+		if (!canView(this.world, person, seen)) throw new PageRequestError(`${person.label} cannot see that channel.`, 403);
 		return { user: person.user, channelId, memberPermissions: person.permissions, locale: person.locale };
 	}
 

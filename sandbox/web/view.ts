@@ -7,7 +7,7 @@ import type { Person, SandboxWorld } from '../world.js';
 export interface ChannelView {
 	id: string;
 	name: string;
-	kind: 'text' | 'dm';
+	kind: 'text' | 'thread' | 'dm';
 	topic: string;
 }
 
@@ -34,8 +34,15 @@ export type CommandLabels = Map<string, string>;
 
 export function channelsFor(discord: DiscordEmulator, world: SandboxWorld, person: Person): ChannelView[] {
 	const visible = world.channels.filter((channel) => canView(world, person, channel.id));
+	const threads = discord.threads().filter((thread) => thread.parent_id !== undefined && canView(world, person, thread.parent_id));
 	return [
 		...visible.map((c) => ({ id: c.id, name: c.name, kind: 'text' as const, topic: c.topic })),
+		...threads.map((t) => ({
+			id: t.id,
+			name: t.name,
+			kind: 'thread' as const,
+			topic: 'A thread Veil started from an answer: mention @Veil or reply to it.',
+		})),
 		{ id: discord.dmChannelId(person.user), name: discord.bot.username, kind: 'dm' as const, topic: 'Your direct messages with Veil.' },
 	];
 }

@@ -201,6 +201,26 @@ describe('npm run sandbox', () => {
 			await dialog.locator('#modal-submit').click();
 			await shown(page.locator('.message', { hasText: 'You asked: “' }).filter({ has: page.locator('.used-by', { hasText: 'Ask Veil' }) }));
 			await shot('ask-veil-answer');
+
+			// Continue that answer in a thread, and talk to Veil there by mentioning it.
+			const answered = page
+				.locator('.message', { hasText: 'You asked: “' })
+				.filter({ has: page.locator('.used-by', { hasText: 'Ask Veil' }) })
+				.last();
+			await answered.getByRole('button', { name: t('en-US', 'talk.thread.button') }).click();
+			await shown(page.locator('.message', { hasText: 'Continue in <#' }).or(page.locator('.message', { hasText: 'Continue in #' })));
+			// The sidebar lists the thread once the page reads the channels again.
+			await page.reload();
+			await page.locator('body[data-ready]').waitFor();
+			const thread = page.locator('.channel', { hasText: 'Any shorter ideas' });
+			await shown(thread);
+			await thread.last().click();
+			await shot('thread-opened');
+			await shown(page.locator('.message', { hasText: 'mention' }));
+			await page.locator('#composer-input').fill('@Veil and one for a black cat?');
+			await page.locator('#composer-input').press('Enter');
+			await shown(page.locator('.message', { hasText: 'You asked: “and one for a black cat?”' }));
+			await shot('thread');
 		} finally {
 			await context.close();
 			rmSync(profile, { recursive: true, force: true });

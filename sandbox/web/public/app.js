@@ -77,12 +77,13 @@ function drawSidebar() {
 					'data-channel': c.name,
 					onclick: () => selectChannel(c.id),
 				},
-				c.kind === 'dm' ? `@ ${c.name}` : `# ${c.name}`,
+				c.kind === 'dm' ? `@ ${c.name}` : c.kind === 'thread' ? `🧵 ${c.name}` : `# ${c.name}`,
 			),
 		),
 	);
 	$('person-role').textContent = `${person().name}: ${person().role}`;
-	$('channel-name').textContent = channel().kind === 'dm' ? `@ ${channel().name}` : `# ${channel().name}`;
+	$('channel-name').textContent =
+		channel().kind === 'dm' ? `@ ${channel().name}` : channel().kind === 'thread' ? `🧵 ${channel().name}` : `# ${channel().name}`;
 	$('channel-topic').textContent = channel().topic;
 	$('composer-input').placeholder = `Message ${channel().kind === 'dm' ? '@' : '#'}${channel().name} — type / for Veil's commands`;
 }
