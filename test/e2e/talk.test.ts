@@ -91,6 +91,18 @@ describe('talking to Veil by message (no Message Content intent)', () => {
 		expect(answers).toEqual([]);
 	});
 
+	it('withholds a held answer in a DM, outside Veil’s servers, with no one to review it', async () => {
+		const { discord, upstream } = harness();
+		upstream.scriptGeneration({
+			json: generationResponse({ text: 'unkind words', candidateRatings: ratingsWith({ HARM_CATEGORY_HARASSMENT: 'MEDIUM' }) }),
+		});
+		const member = makeUser('quiet');
+		const message = discord.postAsMember({ user: member, channelId: discord.dmChannelId(member), content: 'say something unkind' });
+		const [notice] = await repliesTo(message);
+		expect(notice?.content).not.toContain('unkind words');
+		expect(notice?.content).toMatch(/withheld[\s\S]*cannot be released/);
+	});
+
 	it('answers a message edited before its answer as it was first sent', async () => {
 		const { discord, upstream } = harness();
 		let release: () => void = () => undefined;
