@@ -1,5 +1,6 @@
 import { LineFullError } from './admissionErrors.js';
 import { LatestEvery } from './latestEvery.js';
+import { WaitEstimate } from './waitEstimate.js';
 
 /** How often, at most, a waiting ask hears of its place in line. */
 const POSITION_INTERVAL_MS = 2000;
@@ -15,6 +16,8 @@ interface AskLineOptions {
 	readonly onChange?: (holding: number, waiting: number) => void;
 	/** Told how long each ask waited for its slot, in ms (0: a slot was free), once it holds one. */
 	readonly onWaited?: (ms: number) => void;
+	/** The clock slots are timed by, in ms (tests give their own). Default `performance.now`. */
+	readonly now?: () => number;
 }
 
 /** A place in the line: waiting for its turn, then holding a slot, until {@link Ticket.leave}. */
@@ -51,6 +54,8 @@ export class AskLine {
 	readonly #onChange: (holding: number, waiting: number) => void;
 	readonly #onWaited: (ms: number) => void;
 	readonly #waiting: Waiter[] = [];
+	readonly #now: () => number;
+	readonly #estimate: WaitEstimate;
 	#holding = 0;
 
 	constructor(options: AskLineOptions) {
@@ -59,6 +64,13 @@ export class AskLine {
 		this.#intervalMs = options.positionIntervalMs ?? POSITION_INTERVAL_MS;
 		this.#onChange = options.onChange ?? (() => undefined);
 		this.#onWaited = options.onWaited ?? (() => undefined);
+		this.#now = options.now ?? (() => performance.now());
+		this.#estimate = new WaitEstimate(options.concurrency);
+	}
+
+	/** About how many seconds an ask with `ahead` asks before it waits, from the latest asks' times; undefined before any. */
+	estimateSeconds(ahead: number): number | undefined {
+		return this.#estimate.secondsFor(ahead);
 	}
 
 	/** Asks holding a slot. */
@@ -99,6 +111,7 @@ export class AskLine {
 
 	#heldTicket(): Ticket {
 		let held = true;
+		const heldAt = this.#now();
 		return {
 			waitedOnEntry: false,
 			granted: Promise.resolve(),
@@ -106,7 +119,7 @@ export class AskLine {
 			leave: () => {
 				if (!held) return;
 				held = false;
-				this.#release();
+				this.#release(heldAt);
 			},
 		};
 	}
@@ -120,7 +133,8 @@ export class AskLine {
 			rejectGranted = reject;
 		});
 		granted.catch(() => undefined);
-		const enteredAt = performance.now();
+		const enteredAt = this.#now();
+		let heldAt = enteredAt;
 		const onAbort = (): void => step(signal?.reason);
 		const waiter: Waiter = {
 			updates: undefined,
@@ -129,7 +143,8 @@ export class AskLine {
 				waiter.updates?.stop();
 				if (error === undefined) {
 					state = 'holding';
-					this.#onWaited(performance.now() - enteredAt);
+					heldAt = this.#now();
+					this.#onWaited(heldAt - enteredAt);
 					resolveGranted();
 				} else {
 					state = 'gone';
@@ -160,13 +175,14 @@ export class AskLine {
 				if (state === 'waiting') step(new Error('left the line before its turn'));
 				else if (state === 'holding') {
 					state = 'gone';
-					this.#release();
+					this.#release(heldAt);
 				}
 			},
 		};
 	}
 
-	#release(): void {
+	#release(heldAt: number): void {
+		this.#estimate.record(this.#now() - heldAt);
 		this.#holding--;
 		const next = this.#waiting.shift();
 		if (next !== undefined) {

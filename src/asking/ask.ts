@@ -161,7 +161,8 @@ async function acknowledge(
 
 /**
  * Waits for the ask's turn, after its deferral. While it waits, its "thinking…" message says how many asks are
- * ahead (as often as the line tells, at most every 2 s); an ask that did not wait hears nothing. An edit still on
+ * ahead and, once the line has timed an answer, about how long that is (as often as the line tells, at most every
+ * 2 s); an ask that did not wait hears nothing. An edit still on
  * its way when the turn comes is waited for, so it cannot land over the answer. An edit that fails only costs the
  * news: the answer still comes.
  */
@@ -179,7 +180,10 @@ export async function waitInLine(interaction: AskInteraction, ticket: Ticket, ct
 			const ahead = latest;
 			latest = undefined;
 			try {
-				const content = ahead === 0 ? t(locale, 'members.admission.waitingNext') : t(locale, 'members.admission.waiting', { count: ahead });
+				const place = ahead === 0 ? t(locale, 'members.admission.waitingNext') : t(locale, 'members.admission.waiting', { count: ahead });
+				// Worked out when the place is told, so it moves with the line and costs no edit of its own.
+				const seconds = ctx.admission.line.estimateSeconds(ahead);
+				const content = seconds === undefined ? place : `${place}\n${t(locale, 'members.admission.waitEstimate', { seconds })}`;
 				await interaction.editReply({ content, components });
 			} catch (error) {
 				ctx.log.warn({ err: error, ahead }, 'could not tell a waiting ask its place in line');

@@ -25,6 +25,11 @@ beforeEach(() => {
 	}));
 });
 
+/** A waiting message's place in line, its first line. */
+const placeOf = (content: string | undefined): string | undefined => content?.split('\n')[0];
+/** Its estimate, the line under the place, if any. */
+const estimateOf = (content: string | undefined): string | undefined => content?.split('\n')[1];
+
 describe('the line', () => {
 	it('runs ASK_CONCURRENCY at once, tells those waiting how many are ahead, turns one away past ASK_QUEUE_MAX, and answers the rest in order', async () => {
 		const [a, b, c, d] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0], (typeof members)[0]];
@@ -79,7 +84,7 @@ describe('the line', () => {
 		expect(editsOf(harness(), third).at(-1)).toBe('Answer to: c');
 	});
 
-	it('moves a waiting ask up as the line moves, editing its message again after 2 s at most', async () => {
+	it('moves a waiting ask up as the line moves, editing its message again after 2 s at most, with about how long from the answers timed', async () => {
 		const [a, b, c] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0]];
 		const first = door();
 		const second = door();
@@ -93,14 +98,21 @@ describe('the line', () => {
 		await next.waitFor((s) => s.originalEdits > 0);
 		const last = askAs(harness(), c, 'c');
 		await last.waitFor((s) => s.originalEdits > 0);
-		expect(last.state().original?.content).toBe('Veil is busy: 1 ask is ahead of yours. Your answer will appear here.');
+		// The test before this one timed answers in this bot's line, so the place comes with an estimate.
+		expect(placeOf(last.state().original?.content)).toBe('Veil is busy: 1 ask is ahead of yours. Your answer will appear here.');
+		expect(estimateOf(last.state().original?.content)).toMatch(/^About \d+ s to go\.$/);
 		first.open();
 		await waitForFinalAnswer(running);
-		const moved = await last.waitFor((s) => s.original?.content === 'Veil is busy: yours is next in line. Your answer will appear here.', 5000);
+		const moved = await last.waitFor(
+			(s) => placeOf(s.original?.content) === 'Veil is busy: yours is next in line. Your answer will appear here.',
+			5000,
+		);
+		// The estimate rides on the place's edit: no edit of its own.
 		expect(moved.originalEdits).toBe(2);
+		expect(estimateOf(moved.original?.content)).toMatch(/^About \d+ s to go\.$/);
 		second.open();
 		expect((await waitForFinalAnswer(last)).original?.content).toBe('Answer to: c');
-		expect(editsOf(harness(), last)).toEqual([
+		expect(editsOf(harness(), last).map(placeOf)).toEqual([
 			'Veil is busy: 1 ask is ahead of yours. Your answer will appear here.',
 			'Veil is busy: yours is next in line. Your answer will appear here.',
 			'Answer to: c',
