@@ -136,7 +136,9 @@ export class AskTracker {
 			const ask = this.#byToken.get(segments[3] ?? '');
 			const isEdit = request.method === 'PATCH' && segments[5] === '@original';
 			const isFollowUp = request.method === 'POST' && segments.length === 4;
-			if (ask && (isEdit || isFollowUp)) this.#complete(ask, at, (request.json as { content?: string } | undefined)?.content);
+			const body = request.json as { content?: string; components?: unknown } | undefined;
+			// A "thinking…" that now carries Cancel (a slow generation, or the line's news) is news, not the answer.
+			if (ask && (isEdit || isFollowUp) && !offersCancel(body?.components)) this.#complete(ask, at, body?.content);
 		}
 	}
 
@@ -146,4 +148,9 @@ export class AskTracker {
 		ask.content = content;
 		this.#waiter?.();
 	}
+}
+
+/** Whether a message's components hold Veil's Cancel button (`ask:cancel:…`). */
+function offersCancel(components: unknown): boolean {
+	return JSON.stringify(components ?? []).includes('"custom_id":"ask:cancel:');
 }
