@@ -10,6 +10,11 @@ import { SUPPORTED_LOCALES } from '../../src/i18n/locales.js';
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The "thinking…" message of an ask waiting in line, in any language Veil speaks: every form of the catalogues'. */
+/** A slow generation's "thinking…" once it offers Cancel, in any language Veil speaks: news, not an answer. */
+export const CANCEL_OFFERED = new RegExp(
+	`^(${SUPPORTED_LOCALES.map((locale) => escapeRegExp((catalogues[locale].answers as { cancel: { generating: string } }).cancel.generating)).join('|')})$`,
+);
+
 export const WAITING = new RegExp(
 	`^(${SUPPORTED_LOCALES.flatMap((locale) =>
 		Object.entries(catalogues[locale].members.admission as Record<string, string>)

@@ -1,6 +1,6 @@
 import { InteractionResponseType } from 'discord.js';
 import type { InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
-import { WAITING } from './admission.js';
+import { CANCEL_OFFERED, WAITING } from './admission.js';
 import { generationResponse, ratingsWith, safeResponse, type ScriptedAnswer, type UpstreamRequest } from './upstreamStandIn.js';
 
 // The faults of the fault matrix (see the README): what the upstream stand-in answers each attempt with, and how
@@ -103,9 +103,11 @@ export function finalAnswers(state: InteractionState, requests: readonly Recorde
 	const ok = requests.filter((r) => r.status >= 200 && r.status < 300);
 	const edits = ok.filter((r) => r.method === 'PATCH' && r.path.endsWith('/messages/@original')).map((r) => contentOf(r));
 	const followUps = ok.filter((r) => r.method === 'POST' && r.path.startsWith('/webhooks/')).map((r) => contentOf(r) ?? '');
-	// Not answers: news of the line, an edit that only takes a button off (no content), and the placeholder a public
-	// "thinking…" becomes before it is deleted to answer the member alone.
-	const finalEdits = edits.filter((text): text is string => text !== undefined && !WAITING.test(text) && text !== TAKEN_BACK);
+	// Not answers: news of the line, a slow generation's offer of Cancel, an edit that only takes a button off (no
+	// content), and the placeholder a public "thinking…" becomes before it is deleted to answer the member alone.
+	const finalEdits = edits.filter(
+		(text): text is string => text !== undefined && !WAITING.test(text) && !CANCEL_OFFERED.test(text) && text !== TAKEN_BACK,
+	);
 	if (first.type !== InteractionResponseType.DeferredChannelMessageWithSource) {
 		return { content: (first.data as { content?: string } | undefined)?.content, count: 1 + finalEdits.length + followUps.length };
 	}
