@@ -13,6 +13,8 @@ export interface BotUnderTest {
 	readonly pid: number;
 	/** CPU since start and RSS now. */
 	sample(): Promise<ProbeReply>;
+	/** Starts the CPU profiler; with `path`, stops it and writes the profile there. */
+	profile(path?: string): Promise<ProbeReply>;
 	/** The same after two full garbage collections, with the V8 heap then in use. */
 	measure(): Promise<ProbeReply>;
 	/** Writes a heap snapshot of the process to `path`. */
@@ -67,6 +69,7 @@ export function startBotProcess(entry: string, env: Record<string, string>, node
 		pid,
 		stderr,
 		sample: () => ask('sample'),
+		profile: (path) => ask('profile', path),
 		measure: () => ask('measure'),
 		snapshot: (path) => ask('snapshot', path),
 		async waitForIdle({ windowMs = 1000, quietMicros = 15_000, timeoutMs = 120_000 } = {}) {

@@ -19,6 +19,8 @@ export interface LoadResult {
 	answered: number;
 	/** Answers that arrived but were something else (an error, a link-first reply). */
 	wrong: number;
+	/** The wrong answers' texts (their first 80 characters), most frequent first, at most five. */
+	wrongKinds: string[];
 	/** From the first dispatch to the last answer. */
 	seconds: number;
 	ackMs: number[];
@@ -112,6 +114,7 @@ export class AskTracker {
 			offered: count,
 			answered: right.length,
 			wrong: done.length - right.length,
+			wrongKinds: mostFrequent(done.filter((ask) => !right.includes(ask)).map((ask) => (ask.content ?? '(no content)').slice(0, 80))),
 			seconds: (lastAnswer - started) / 1000,
 			ackMs: asks.filter((ask) => ask.ackAt !== undefined).map((ask) => (ask.ackAt as number) - ask.dispatchedAt),
 			completionMs: right.map((ask) => (ask.completedAt as number) - ask.dispatchedAt),
@@ -153,4 +156,14 @@ export class AskTracker {
 /** Whether a message's components hold Veil's Cancel button (`ask:cancel:…`). */
 function offersCancel(components: unknown): boolean {
 	return JSON.stringify(components ?? []).includes('"custom_id":"ask:cancel:');
+}
+
+/** The five most frequent of `texts`, each with its count. */
+function mostFrequent(texts: readonly string[]): string[] {
+	const counts = new Map<string, number>();
+	for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+	return [...counts]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, 5)
+		.map(([text, count]) => `${count}× ${JSON.stringify(text)}`);
 }

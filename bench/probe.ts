@@ -8,6 +8,8 @@
  *
  * It also counts the process warnings by name (a MaxListenersExceededWarning among them).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import type { ProbeReply, ProbeRequest } from './probeProtocol.js';
 
@@ -18,7 +20,34 @@ process.on('warning', (warning) => {
 
 const collect = (globalThis as { gc?: () => void }).gc;
 
-process.on('message', (message: ProbeRequest) => {
+let profiler: Session | undefined;
+
+/** Starts the CPU profiler, or stops it and writes its profile to `path`. */
+async function profile(path: string | undefined): Promise<void> {
+	if (!path) {
+		profiler = new Session();
+		profiler.connect();
+		await profiler.post('Profiler.enable');
+		await profiler.post('Profiler.start');
+		// What was allocated, where (every 32 kB on average), the garbage collector's work included.
+		await profiler.post('HeapProfiler.startSampling', {
+			samplingInterval: 32_768,
+			includeObjectsCollectedByMajorGC: true,
+			includeObjectsCollectedByMinorGC: true,
+		});
+		return;
+	}
+	if (!profiler) return;
+	const { profile: taken } = await profiler.post('Profiler.stop');
+	writeFileSync(path, JSON.stringify(taken));
+	const { profile: allocations } = await profiler.post('HeapProfiler.stopSampling');
+	writeFileSync(path.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(allocations));
+	profiler.disconnect();
+	profiler = undefined;
+}
+
+process.on('message', async (message: ProbeRequest) => {
+	if (message.type === 'profile') await profile(message.path);
 	if (message.type === 'measure' && collect) {
 		collect();
 		collect();
@@ -38,3 +67,6 @@ process.on('message', (message: ProbeRequest) => {
 
 // The channel must not keep a bot alive that would otherwise exit.
 process.channel?.unref();
+// A bench that dies (a crash, a time-out's kill) takes its bots with it: none is left running, orphaned, to load the
+// next bench's machine.
+process.on('disconnect', () => process.exit(1));

@@ -3,9 +3,10 @@ export interface ProbeRequest {
 	id: number;
 	/**
 	 * `sample`: CPU and RSS now; `measure`: the same after two full garbage collections, with the heap; `snapshot`:
-	 * the sample, once a heap snapshot is written to `path`.
+	 * the sample, once a heap snapshot is written to `path`; `profile`: starts V8's CPU profiler, or, with `path`,
+	 * stops it and writes the profile there (`BENCH_PROFILE`).
 	 */
-	type: 'sample' | 'measure' | 'snapshot';
+	type: 'sample' | 'measure' | 'snapshot' | 'profile';
 	path?: string;
 }
 

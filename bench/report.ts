@@ -149,6 +149,8 @@ export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstrea
 	const cpuV = cpuPerAskMs(veilRates);
 	add('CPU per ask, all rates', cpuB, cpuV, ' ms', verdict(cpuV <= 1.2 * cpuB, '≤ 1.2×'));
 
+	// `--rates=`: the slow phase was not run.
+	if (!(veil.slow as Partial<BotFigures['slow']>).load) return rows;
 	const slow = (f: BotFigures) => f.slow;
 	rows.push({
 		figure: `slow upstream: answered`,

@@ -13,6 +13,8 @@
  * 1,000 linked members ask in turn: Veil answers one ask per member at a time (the admission of the scale issue),
  * so the 1,000 asks in flight of the slow phase need as many members, and no phase is refused for it.
  *
+ * `--rates=800` (a list) runs only those rate phases, to look into one.
+ *
  * `npm run bench` builds first (dist/, and dist/bench/ for the bare bot and the probe both bots are started with).
  */
 import { cpus } from 'node:os';
@@ -27,7 +29,7 @@ const quick = process.argv.includes('--quick');
 const proxyOnly = process.argv.includes('--proxy');
 const PROXY_RATE = 200;
 
-const plan: BenchPlan = quick
+const fullPlan: BenchPlan = quick
 	? {
 			rates: [
 				{ rate: 40, count: 120 },
@@ -63,6 +65,14 @@ const plan: BenchPlan = quick
 			upstreamMs: 50,
 			slowUpstreamMs: 5000,
 		};
+
+// `--rates=400,800`: only those phases (to look into one rate; the table then has only their rows).
+const onlyRates = process.argv
+	.find((arg) => arg.startsWith('--rates='))
+	?.slice('--rates='.length)
+	.split(',')
+	.map(Number);
+const plan: BenchPlan = onlyRates ? { ...fullPlan, rates: fullPlan.rates.filter(({ rate }) => onlyRates.includes(rate)) } : fullPlan;
 
 const proxyCount = plan.rates.find(({ rate }) => rate === PROXY_RATE)?.count ?? 1000;
 const runs = Math.max(1, Number(/^--runs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--runs=')) ?? '')?.[1] ?? 1));
@@ -124,9 +134,13 @@ try {
 			for (const [n, bench] of benches.entries()) (figures[n] as BotFigures).runs[run]?.push(await bench.load(rate, count, log));
 		}
 	}
-	for (const [n, bench] of benches.entries()) (figures[n] as BotFigures).slow = await bench.slow(log);
+	if (!onlyRates) for (const [n, bench] of benches.entries()) (figures[n] as BotFigures).slow = await bench.slow(log);
 } finally {
 	for (const bench of benches) await bench.close();
+}
+if (onlyRates) {
+	console.log(formatTable(buildRows(figures[0] as BotFigures, figures[1] as BotFigures, plan)));
+	process.exit(0);
 }
 // Alone on the machine, once both bots above have stopped.
 const proxy = await runProxyPhase(plan, PROXY_RATE, proxyCount, log);

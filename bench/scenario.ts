@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { APIUser } from 'discord.js';
 import { AccountRepository } from '../src/accounts/accountRepository.js';
 import { createLogger } from '../src/logging/logger.js';
@@ -181,10 +181,15 @@ export class BotBench {
 	/** `count` asks at `rate` a second, with the CPU the bot used from the first dispatch to the last answer. */
 	async load(rate: number, count: number, log: (line: string) => void): Promise<RateFigures> {
 		const running = this.#running;
+		// `BENCH_PROFILE=Veil` (or `bare`): a CPU profile of each of that bot's load phases, in the working directory.
+		const profiling = process.env.BENCH_PROFILE === this.kind.name;
+		if (profiling) await running.profile();
 		const before = await running.sample();
 		const load = await this.#offer(rate, count);
 		const after = await running.sample();
+		if (profiling) await running.profile(resolve(`${this.kind.name}-${rate}-${Date.now()}.cpuprofile`));
 		log(`  ${this.kind.name}: ${rate}/s: ${load.answered}/${count} answered in ${load.seconds.toFixed(1)} s`);
+		for (const kind of load.wrongKinds) log(`    wrong: ${kind}`);
 		await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
 		this.#tracker.forget();
 		return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
