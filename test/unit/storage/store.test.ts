@@ -150,3 +150,19 @@ describe('store URLs and faults', () => {
 		await expect(openStore('redis://127.0.0.1:1', silent, { operationTimeoutMs: 500 })).rejects.toBeInstanceOf(StoreError);
 	});
 });
+
+describe('a busy process and the store bound', () => {
+	it('takes an answer SQLite gave in time, though the process was too busy to read it before the bound ran out', async () => {
+		const store = await openStore(`sqlite://${join(scratch, `${randomUUID()}.sqlite`)}`, silent, { operationTimeoutMs: 100 });
+		try {
+			await store.set('accounts', 'member', { sealed: 'kept' });
+			const reading = store.get('accounts', 'member');
+			// The loop held well past the bound, as a burst of asks holds it: SQLite's thread answers meanwhile.
+			const until = Date.now() + 300;
+			while (Date.now() < until);
+			await expect(reading).resolves.toEqual({ sealed: 'kept' });
+		} finally {
+			await store.close();
+		}
+	});
+});
