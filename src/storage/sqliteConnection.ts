@@ -4,6 +4,9 @@ import { SqliteGate, type SqliteQuery } from './sqliteGate.js';
 /** Statements kept prepared: Veil runs a few dozen distinct ones; past this the oldest is finalized. */
 const PREPARED_MAX = 64;
 
+/** Copies of one statement that may run at once (as many as libuv's threads, by default). */
+const COPIES_MAX = 4;
+
 export interface SqliteConnection {
 	readonly query: SqliteQuery;
 	close(): Promise<void>;
@@ -13,7 +16,7 @@ export interface SqliteConnection {
  * One connection to a SQLite file whose statements are prepared once and run again with new parameters. The
  * driver's `db.all(sql)` prepares, runs and finalizes each time, three trips to its thread pool per statement;
  * a prepared one takes one. (Measured beside an ask's link read and conversation save: about 40% less CPU.)
- * A statement in use by one call queues the next in the driver, so concurrent callers may share it.
+ * A statement in use by one call queues the next in the driver: callers at once get copies of it, up to four.
  */
 export function openSqliteConnection(path: string, busyTimeoutMs: number): Promise<SqliteConnection> {
 	return new Promise((resolve, reject) => {
@@ -47,38 +50,50 @@ interface Prepared {
 	readonly statement: sqlite3.Statement;
 	/** Settles when SQLite has prepared it; rejects with SQLite's own error when it could not. */
 	readonly ready: Promise<void>;
+	/** Calls handed to it and not yet answered. */
+	running: number;
 }
 
 class PreparedStatements implements SqliteConnection {
 	readonly #database: sqlite3.Database;
-	readonly #prepared = new Map<string, Prepared>();
+	/** The copies of each statement, by its SQL. */
+	readonly #prepared = new Map<string, Prepared[]>();
 
 	constructor(database: sqlite3.Database) {
 		this.#database = database;
 	}
 
 	readonly query: SqliteQuery = async (sql, ...parameters) => {
-		const { statement, ready } = this.#prepare(sql);
-		// The driver drops the runs queued on a statement it could not prepare, without a word: each run waits
-		// for the preparation instead, which after the first is a promise already settled.
-		await ready;
-		return new Promise((resolve, reject) => {
-			statement.all(parameters, (error: Error | null, rows: unknown[]) => {
-				if (!error) {
-					resolve(rows);
-					return;
-				}
-				// A statement that failed midway (SQLITE_BUSY on a write) stays active until it is reset, and with it
-				// the connection's read snapshot: every later write on the connection then fails as busy, long after the
-				// lock that caused it is gone. The driver resets a statement only at its next run, so reset it now.
-				statement.reset(() => reject(error));
-			});
-		});
+		const prepared = this.#pick(sql);
+		prepared.running++;
+		try {
+			// The driver drops the runs queued on a statement it could not prepare, without a word: each run waits
+			// for the preparation instead, which after the first is a promise already settled.
+			await prepared.ready;
+			return await run(prepared.statement, parameters);
+		} finally {
+			prepared.running--;
+		}
 	};
 
-	#prepare(sql: string): Prepared {
-		const known = this.#prepared.get(sql);
-		if (known) return known;
+	/**
+	 * A copy of the statement that is free, or a new one while there are fewer than {@link COPIES_MAX}, or the least
+	 * busy. The driver runs one call of a statement at a time and hands it the next only once the loop has taken
+	 * the last one's answer: with one copy, reads made at once (every ask's link) are answered one a turn of a
+	 * busy loop.
+	 */
+	#pick(sql: string): Prepared {
+		const copies = this.#prepared.get(sql);
+		if (!copies) return this.#prepare(sql, []);
+		let least = copies[0] as Prepared;
+		for (const copy of copies) {
+			if (copy.running === 0) return copy;
+			if (copy.running < least.running) least = copy;
+		}
+		return copies.length < COPIES_MAX ? this.#prepare(sql, copies) : least;
+	}
+
+	#prepare(sql: string, copies: Prepared[]): Prepared {
 		let statement!: sqlite3.Statement;
 		const ready = new Promise<void>((resolve, reject) => {
 			statement = this.#database.prepare(sql, (error: Error | null) => {
@@ -87,24 +102,45 @@ class PreparedStatements implements SqliteConnection {
 					return;
 				}
 				// The driver has finalized it already; the next call prepares it afresh.
-				if (this.#prepared.get(sql) === prepared) this.#prepared.delete(sql);
+				const index = copies.indexOf(prepared);
+				if (index >= 0) copies.splice(index, 1);
+				if (copies.length === 0 && this.#prepared.get(sql) === copies) this.#prepared.delete(sql);
 				reject(error);
 			});
 		});
-		const prepared: Prepared = { statement, ready };
-		this.#prepared.set(sql, prepared);
-		if (this.#prepared.size > PREPARED_MAX) {
-			const [oldest, evicted] = this.#prepared.entries().next().value as [string, Prepared];
-			this.#prepared.delete(oldest);
-			// Runs after the calls already queued on it.
-			evicted.statement.finalize();
+		const prepared: Prepared = { statement, ready, running: 0 };
+		copies.push(prepared);
+		if (copies.length === 1) {
+			this.#prepared.set(sql, copies);
+			if (this.#prepared.size > PREPARED_MAX) {
+				const [oldest, evicted] = this.#prepared.entries().next().value as [string, Prepared[]];
+				this.#prepared.delete(oldest);
+				// Runs after the calls already queued on it.
+				for (const copy of evicted) copy.statement.finalize();
+			}
 		}
 		return prepared;
 	}
 
 	close(): Promise<void> {
-		for (const { statement } of this.#prepared.values()) statement.finalize();
+		for (const copies of this.#prepared.values()) for (const { statement } of copies) statement.finalize();
 		this.#prepared.clear();
 		return new Promise((resolve, reject) => this.#database.close((error) => (error ? reject(error) : resolve())));
 	}
+}
+
+/** One run of a prepared statement, with its rows. */
+function run(statement: sqlite3.Statement, parameters: unknown[]): Promise<unknown[]> {
+	return new Promise((resolve, reject) => {
+		statement.all(parameters, (error: Error | null, rows: unknown[]) => {
+			if (!error) {
+				resolve(rows);
+				return;
+			}
+			// A statement that failed midway (SQLITE_BUSY on a write) stays active until it is reset, and with it
+			// the connection's read snapshot: every later write on the connection then fails as busy, long after the
+			// lock that caused it is gone. The driver resets a statement only at its next run, so reset it now.
+			statement.reset(() => reject(error));
+		});
+	});
 }

@@ -54,4 +54,19 @@ describe('a SQLite connection with prepared statements', () => {
 			{ key: 'k', n: 1 },
 		]);
 	});
+
+	it('answers reads of one statement made at once in the same turn of a busy loop, not one a turn', async () => {
+		await connection.query('INSERT INTO t (key, n) VALUES (?, ?)', 'k', 1);
+		let answered = 0;
+		await Promise.all(Array.from({ length: 8 }, () => connection.query('SELECT n FROM t WHERE key = ?', 'k')));
+		const reads = Array.from({ length: 8 }, () => connection.query('SELECT n FROM t WHERE key = ?', 'k').then(() => answered++));
+		// Each read hands its statement to the driver once the microtasks before it have run.
+		for (let tick = 0; tick < 5; tick++) await Promise.resolve();
+		// A loop busy with other asks: SQLite's threads could run every read meanwhile, if they had been handed them.
+		const until = Date.now() + 200;
+		while (Date.now() < until);
+		for (let turn = 0; turn < 3; turn++) await new Promise((next) => setImmediate(next));
+		expect(answered).toBeGreaterThanOrEqual(4);
+		await Promise.all(reads);
+	});
 });
