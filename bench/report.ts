@@ -30,6 +30,7 @@ export function pooled(figures: BotFigures, index: number): RateFigures {
 		offered: phases.reduce((sum, f) => sum + f.load.offered, 0),
 		answered: phases.reduce((sum, f) => sum + f.load.answered, 0),
 		wrong: phases.reduce((sum, f) => sum + f.load.wrong, 0),
+		wrongKinds: phases.flatMap((f) => f.load.wrongKinds),
 		seconds: phases.reduce((sum, f) => sum + f.load.seconds, 0),
 		ackMs: phases.flatMap((f) => f.load.ackMs),
 		completionMs: phases.flatMap((f) => f.load.completionMs),

@@ -1,3 +1,4 @@
+import { AcksFirst } from './acksFirst.js';
 import { AskInProgressError, MemberRateError, ServiceDownError } from './admissionErrors.js';
 import { AskLine, type Ticket } from './askLine.js';
 import { CircuitBreaker, isServiceFailure, type CircuitBreakerOptions, type Pass } from './circuitBreaker.js';
@@ -47,6 +48,7 @@ export class Admission {
 	readonly #rate: MemberRate;
 	readonly #perMinute: number;
 	readonly #daily: DailyLimit;
+	readonly #acksFirst = new AcksFirst();
 
 	constructor(options: AdmissionOptions) {
 		this.line = new AskLine({
@@ -76,7 +78,7 @@ export class Admission {
 			this.checkPace(memberId, now);
 			const pass = this.breaker.tryPass();
 			if (!pass) throw new ServiceDownError();
-			return new AdmittedAsk(this, memberId, pass, release);
+			return new AdmittedAsk(this, memberId, pass, release, this.#acksFirst);
 		} catch (error) {
 			release();
 			throw error;
@@ -114,14 +116,28 @@ export class AdmittedAsk {
 	readonly #memberId: string;
 	readonly #pass: Pass;
 	readonly #releaseMember: () => void;
+	readonly #acksFirst: AcksFirst;
+	/** Tells {@link AcksFirst} this ask no longer waits for its acknowledgement. */
+	readonly #acknowledged: () => void;
 	#ticket: Ticket | undefined;
 	#counted: CountedAsk | undefined;
 
-	constructor(admission: Admission, memberId: string, pass: Pass, releaseMember: () => void) {
+	constructor(admission: Admission, memberId: string, pass: Pass, releaseMember: () => void, acksFirst: AcksFirst) {
 		this.#admission = admission;
 		this.#memberId = memberId;
 		this.#pass = pass;
 		this.#releaseMember = releaseMember;
+		this.#acksFirst = acksFirst;
+		this.#acknowledged = acksFirst.arrived();
+	}
+
+	/**
+	 * The ask is acknowledged: it now lets the acknowledgements of asks that arrived after it go first (see
+	 * {@link AcksFirst}), then goes on.
+	 */
+	acknowledged(signal: AbortSignal): Promise<void> {
+		this.#acknowledged();
+		return this.#acksFirst.turn(signal);
 	}
 
 	/** Takes a place in line, or keeps the one taken already (an early deferral's); a full line throws the busy refusal. */
@@ -171,6 +187,7 @@ export class AdmittedAsk {
 
 	/** Gives back the place in line, the breaker's pass and the member's one ask; a second call does nothing. */
 	end(): void {
+		this.#acknowledged();
 		this.#ticket?.leave();
 		this.#pass.abandon();
 		this.#releaseMember();

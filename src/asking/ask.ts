@@ -85,7 +85,7 @@ async function askOnce(interaction: AskInteraction, request: AskRequest, outer: 
 	try {
 		const admitted = await admit(interaction, request, admission, ctx, progress);
 		if (!admitted) return 'refused:link';
-		const question = await acknowledge(interaction, admitted, running, ctx);
+		const question = await acknowledge(interaction, admission, admitted, running, ctx);
 		running.stage = 'gathering';
 		const gathered = await gather(interaction, question, admitted.gate, ctx);
 		if (await screen(interaction, gathered, ctx)) return 'refused:other';
@@ -137,10 +137,12 @@ async function admit(
 
 /**
  * The one acknowledgement: "thinking…", public or only for the member, as the question asks (Discord may make it
- * ephemeral outside Veil's servers: the ask then counts as private). Then the wait for a generation slot.
+ * ephemeral outside Veil's servers: the ask then counts as private). Then asks that arrived since and still wait for
+ * theirs go first (admission/acksFirst.ts), and the ask waits for a generation slot.
  */
 async function acknowledge(
 	interaction: AskInteraction,
+	admission: AdmittedAsk,
 	{ question, ticket }: Admitted,
 	running: RunningAsk,
 	ctx: InteractionContext,
@@ -148,11 +150,13 @@ async function acknowledge(
 	if (question.regenerating && interaction.isButton()) {
 		// The answer shown stays on screen until the new one takes its place: nothing else is said of the wait.
 		await interaction.deferUpdate();
+		await admission.acknowledged(ctx.signal);
 		await ticket.granted;
 		return question;
 	}
 	const ephemeral = await ctx.place.defer(interaction, question.ephemeral);
 	if (ephemeral !== question.ephemeral) ctx.log.info('Discord made the answer ephemeral: the ask counts as private');
+	await admission.acknowledged(ctx.signal);
 	await waitInLine(interaction, ticket, ctx, running);
 	// Pressed in another process while it waited: it goes no further (see askCancel.ts).
 	if (await cancelledElsewhere(interaction.id, running, ctx)) throw running.cancelFromElsewhere();
