@@ -18,7 +18,8 @@ import { postFlagToModlog } from '../moderation/modlog.js';
 import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
-import { askOutcomeOf, type AskOutcome } from '../operations/metrics.js';
+import { countAsk, type AskProgress } from '../usage/countAsk.js';
+import { heldReasonOf, type UsageOutcome } from '../usage/usageOutcome.js';
 import { attachmentsOf, type TalkMessage } from './talkMessage.js';
 import type { TalkReplies } from './talkReplies.js';
 
@@ -66,7 +67,8 @@ function scopeOf(place: Pick<TalkPlace, 'guildId'>): string {
  * One turn by message, under every rule of /ask in its order: admission (the member's one ask, pace, breaker), the
  * link, the daily limit and the line; then typing while it reads the files, the instructions and the AutoMod rules,
  * screens the prompt, asks, judges and answers as a reply. A refusal is a short reply only that member can act on
- * (messages have no ephemeral replies; see docs/using.md). Counted once in the metrics, by how it ended.
+ * (messages have no ephemeral replies; see docs/using.md). Counted once, by how it ended, in the metrics and in the
+ * member's and the server's usage, as an /ask is (see countAsk).
  */
 export async function answerTurn(
 	message: TalkMessage,
@@ -76,12 +78,14 @@ export async function answerTurn(
 	watch: TurnWatch,
 	deps: TurnDeps,
 ): Promise<void> {
-	const outcome = await turnOnce(message, prompt, place, replies, watch, deps).catch(async (error: unknown) => {
-		deps.metrics.recordAsk(askOutcomeOf(error));
+	const progress: AskProgress = { countsForMember: false };
+	const where = { guildId: place.guildId, channelId: place.channelId, memberId: message.author.id };
+	const outcome = await turnOnce(message, prompt, place, replies, watch, progress, deps).catch(async (error: unknown) => {
+		countAsk(deps, where, { error }, progress);
 		await refuse(error, place, replies, watch, deps);
 		return undefined;
 	});
-	if (outcome) deps.metrics.recordAsk(outcome);
+	if (outcome) countAsk(deps, where, outcome, progress);
 }
 
 async function turnOnce(
@@ -90,8 +94,9 @@ async function turnOnce(
 	place: TalkPlace,
 	replies: TalkReplies,
 	watch: TurnWatch,
+	progress: AskProgress,
 	deps: TurnDeps,
-): Promise<AskOutcome | undefined> {
+): Promise<UsageOutcome> {
 	const userId = message.author.id;
 	const admission = deps.admission.admit(userId);
 	let stopTyping = () => undefined as void;
@@ -106,7 +111,7 @@ async function turnOnce(
 				content: t(place.locale, 'members.ask.linkFirst'),
 				components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON()],
 			});
-			return 'refused';
+			return 'refused:link';
 		}
 		const ticket = admission.enterLine(deps.signal);
 		try {
@@ -115,6 +120,8 @@ async function turnOnce(
 			if (error instanceof DailyLimitError) throw error;
 			deps.log.warn({ err: error }, 'could not count the turn against the daily limit; answering without it');
 		}
+		// Past the daily limit: the turn is one of the member's asks of the day, however it ends.
+		progress.countsForMember = true;
 		admission.started();
 		stopTyping = replies.typing((error) => deps.log.debug({ err: error }, 'could not show typing'));
 		await ticket.granted;
@@ -148,7 +155,7 @@ async function turnOnce(
 			const blocked = await screenPrompt(rules, text, asked as never, context, deps);
 			if (blocked) {
 				await post(replies, watch, { content: blockedPromptMessage(blocked, place.locale) });
-				return 'refused';
+				return 'refused:other';
 			}
 		}
 		const history = conversation?.turns ?? [];
@@ -184,7 +191,7 @@ async function turnOnce(
 			return 'shown';
 		}
 		await hide(message, prompt, verdict, response, files, place, replies, watch, deps);
-		return 'hidden';
+		return `held:${heldReasonOf(verdict.reasons)}`;
 	} finally {
 		stopTyping();
 		admission.end();

@@ -143,6 +143,8 @@ export class TalkRouter {
 			else log.error({ err: error }, 'a message that talks to Veil could not be answered');
 		} finally {
 			this.#running.delete(message.id);
+			// Counted and answered (or dropped): what the member sees, and /usage, are final.
+			log.debug('message handled');
 		}
 	}
 

@@ -1,6 +1,6 @@
 import { ApplicationCommandOptionType, type APIApplicationCommandInteractionDataOption, type APIUser } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, PLAIN_MEMBER_PERMISSIONS, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
+import { makeUser, PLAIN_MEMBER_PERMISSIONS, type EmulatorMessage, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness, type Harness } from '../support/harness.js';
 import { echoLastPrompt, settled } from '../support/conversations.js';
 import { ADMIN_PERMISSIONS, runSubcommand } from '../support/moderation.js';
@@ -102,6 +102,79 @@ describe('/usage for a member', () => {
 		const refused = await usage(harness(), traveller, { ...guest, memberPermissions: ADMIN_PERMISSIONS }, serverOption());
 		expect(refused.ephemeral).toBe(true);
 		expect(refused.original?.content).toBe('Usage by server is kept only in servers that added Veil. Here, /usage shows your own.');
+	});
+});
+
+/**
+ * Veil's reply to a member's message (a mention, a reply to Veil, a DM), once the bot has finished with the message
+ * (answered and counted), as its log says.
+ */
+async function replyTo(h: Harness, message: EmulatorMessage): Promise<EmulatorMessage> {
+	const finished = (line: string) => line.includes(`"messageId":"${message.id}"`) && line.includes('"msg":"message handled"');
+	await h.discord.waitUntil(() => h.logs.some(finished), `the bot to finish with "${message.content}"`);
+	const reply = h.discord
+		.channelMessages(message.channel_id)
+		.find((sent) => sent.author.id === h.discord.bot.id && sent.message_reference?.message_id === message.id);
+	expect(reply, `Veil's reply to "${message.content}"`).toBeDefined();
+	return reply as EmulatorMessage;
+}
+
+describe('turns by message (a mention, a reply to Veil, a DM)', () => {
+	beforeAll(() => {
+		harness().upstream.setDefaultGeneration((request) => ({ json: safeResponse(echoLastPrompt(request)) }));
+	});
+
+	it("count in the member's and the server's usage as /ask does, under the same daily limit", async () => {
+		const h = harness();
+		const guild = h.discord.addGuild({ channels: [{ name: 'general' }] });
+		const channelId = guild.channels[0]?.id as string;
+		const member = makeUser('talking-member');
+		await h.linkMember(member.id);
+		await runSubcommand(h, { user: makeUser('talk-admin'), guild, permissions: ADMIN_PERMISSIONS }, 'settings', 'limits', [
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 3 },
+		]);
+		const where: Place = { guildId: guild.id, channelId, memberPermissions: PLAIN_MEMBER_PERMISSIONS };
+		const mention = (content: string) => h.discord.postAsMember({ user: member, channelId, content: `<@${h.discord.bot.id}> ${content}` });
+
+		expect((await ask(h, member, 'by slash', where)).original?.content).toBe('Answer to: by slash');
+		const answer = await replyTo(h, mention('by mention'));
+		expect(answer.content).toBe('Answer to: by mention');
+		const today1 = (await usage(h, member, where)).original?.content.split('\n') ?? [];
+		expect(today1[1]).toBe('Questions today in this server: **2**');
+		expect(today1[4]).toBe(`\`${today()}\` 2`);
+
+		// A reply to Veil's answer, held by the model's ratings: the third the limit lets through.
+		h.upstream.scriptGeneration(held('unkind'));
+		const notice = await replyTo(h, h.discord.postAsMember({ user: member, channelId, content: 'and held?', replyTo: answer }));
+		expect(notice.content).not.toContain('unkind');
+		// The fourth, by mention, is refused by the limit, as a fourth /ask would be, and is not one of the day's asks.
+		expect((await replyTo(h, mention('one too many'))).content).toMatch(/limit of 3 questions a day/);
+		expect((await usage(h, member, where)).original?.content).toContain('Questions today in this server: **3**');
+
+		const lines = (
+			await usage(h, makeUser('talk-admin'), { guildId: guild.id, channelId, memberPermissions: ADMIN_PERMISSIONS }, serverOption(1))
+		).original?.content.split('\n');
+		expect(lines?.slice(1, 5)).toEqual([
+			'Questions: **4** · members who asked: **1**',
+			'Shown: **2** · held: **1** · refused: **1** · failed: **0**',
+			"Held, by reason: the model's ratings 1 · AutoMod 0 · other 0",
+			'Refused, by reason: limits 1 · busy 0 · link first 0 · files 0 · other 0',
+		]);
+		expect(lines).toContain(`Busiest channels: <#${channelId}> 4`);
+	});
+
+	it('count in a DM outside Veil servers against ASK_USER_PER_DAY, with the /ask made there', async () => {
+		const h = harness();
+		const member = makeUser('dm-talker');
+		await h.linkMember(member.id);
+		const dm: Place = { guildId: null, installs: ['user'] };
+		await ask(h, member, 'by slash in a DM', dm);
+		expect(
+			(await replyTo(h, h.discord.postAsMember({ user: member, channelId: h.discord.dmChannelId(member), content: 'by message' }))).content,
+		).toBe('Answer to: by message');
+		const lines = (await usage(h, member, dm)).original?.content.split('\n') ?? [];
+		expect(lines[1]).toBe('Questions today outside servers that added Veil: **2**');
+		expect(lines[2]).toBe(`Your daily limit here: **5**; it starts again <t:${midnight()}:R>`);
 	});
 });
 
