@@ -256,6 +256,8 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 					await router.drain(1500);
 				}
 				await talk.drain();
+				// Every ask ended above is counted; its counts wait in memory for a batch (usageCounts.ts): written now.
+				await context.usage.flush();
 				await closeAll();
 				logger.info('stopped');
 			})();

@@ -23,6 +23,8 @@ export class WriteBatch<T extends { readonly key: string }> {
 	#open: OpenBatch<T> | undefined;
 	/** The batch each key not yet written is in: a read of that key waits for it. */
 	readonly #pending = new Map<string, Promise<void>>();
+	/** The batches being written. */
+	readonly #writing = new Set<Promise<void>>();
 
 	constructor(write: (items: readonly T[]) => Promise<void>, options: WriteBatchOptions) {
 		this.#write = write;
@@ -43,6 +45,15 @@ export class WriteBatch<T extends { readonly key: string }> {
 		return this.#pending.get(key)?.then(ignore, ignore) ?? Promise.resolve();
 	}
 
+	/**
+	 * Writes the open batch now, without waiting out its window, and resolves once every batch is written or has
+	 * failed (each caller hears of its own failure): a process that stops calls it before it closes the store.
+	 */
+	async flush(): Promise<void> {
+		if (this.#open) this.#flush(this.#open);
+		await Promise.all([...this.#writing].map((written) => written.then(ignore, ignore)));
+	}
+
 	#openBatch(): OpenBatch<T> {
 		let settle!: (error?: unknown) => void;
 		const written = new Promise<void>((resolve, reject) => {
@@ -57,8 +68,10 @@ export class WriteBatch<T extends { readonly key: string }> {
 	#flush(batch: OpenBatch<T>): void {
 		clearTimeout(batch.timer);
 		if (this.#open === batch) this.#open = undefined;
+		this.#writing.add(batch.written);
 		const settle = (error?: unknown) => {
 			for (const { key } of batch.items) if (this.#pending.get(key) === batch.written) this.#pending.delete(key);
+			this.#writing.delete(batch.written);
 			batch.settle(error);
 		};
 		new Promise<void>((resolve) => resolve(this.#write(batch.items))).then(

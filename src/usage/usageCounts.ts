@@ -84,6 +84,11 @@ export class UsageCounts {
 		this.#batch.add({ key: ask.guildId ?? OUTSIDE, changes }).catch((error: unknown) => this.#log.warn({ err: error }, 'could not count an ask'));
 	}
 
+	/** Writes the counts still waiting in memory for their batch, now: a stopping process calls it before closing the store. */
+	flush(): Promise<void> {
+		return this.#batch.flush();
+	}
+
 	/** The member's asks in `guildId` (null: outside Veil's servers) on each of the last {@link MEMBER_DAYS} days, today first. */
 	async member(guildId: string | null, memberId: string, now = Date.now()): Promise<number[]> {
 		const scope = guildId ?? OUTSIDE;

@@ -1,7 +1,9 @@
 import { ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import { expect, it } from 'vitest';
 import { makeUser } from '../../sandbox/discord/emulator.js';
+import { settled } from '../support/conversations.js';
 import { useHarness } from '../support/harness.js';
+import { safeResponse } from '../support/upstreamStandIn.js';
 
 const harness = useHarness({ shutdownGraceMs: 300 });
 
@@ -37,4 +39,34 @@ it('answers a /link still waiting on the login the same way', async () => {
 	await harness().bot.stop();
 
 	expect(handle.state().original?.content).toMatch(/restarting/);
+});
+
+it('keeps the usage counted just before a stop: a new bot on the same SQLite file shows the asks in /usage', async () => {
+	await harness().restartBot();
+	const h = harness();
+	h.upstream.setDefaultGeneration(() => ({ json: safeResponse('an answer') }));
+	const user = makeUser('counted-at-stop');
+	await h.linkMember(user.id);
+	const guild = h.discord.addGuild({ channels: [{ name: 'general' }] });
+	const channelId = guild.channels[0]?.id as string;
+	await settled(
+		h,
+		h.discord.slashCommand({
+			name: 'ask',
+			user,
+			guildId: guild.id,
+			channelId,
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'counted?' }],
+		}),
+	);
+	const mention = h.discord.postAsMember({ user, channelId, content: `<@${h.discord.bot.id}> and this?` });
+	const handled = (line: string) => line.includes(`"messageId":"${mention.id}"`) && line.includes('"msg":"message handled"');
+	await h.discord.waitUntil(() => h.logs.some(handled), 'the mention answered');
+
+	// At once: the asks' counts are still in the batch that writes them together, in memory.
+	await h.restartBot();
+
+	const shown = await h.discord.slashCommand({ name: 'usage', user, guildId: guild.id, channelId }).waitForAnswer();
+	expect(shown.original?.content).toContain('Questions today in this server: **2**');
+	expect(h.logs.some((line) => line.includes('could not count an ask'))).toBe(false);
 });

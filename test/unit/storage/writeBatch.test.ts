@@ -73,6 +73,23 @@ describe('WriteBatch', () => {
 		await expect(failing).rejects.toThrow('store down');
 	});
 
+	it('flushes at once: the open batch without its window, and resolves once every batch in flight is written', async () => {
+		const { batch, writes, state } = recorded({ windowMs: 60_000, maxItems: 2 });
+		const full = [batch.add(item(1)), batch.add(item(2))];
+		const open = batch.add(item(3));
+		await batch.flush();
+		expect(writes).toEqual([[item(1), item(2)], [item(3)]]);
+		await Promise.all([...full, open]);
+		await expect(batch.flush()).resolves.toBeUndefined();
+
+		// A batch that fails fails its callers; the flush itself still resolves.
+		state.failing = true;
+		const failing = batch.add(item(4));
+		failing.catch(() => undefined);
+		await expect(batch.flush()).resolves.toBeUndefined();
+		await expect(failing).rejects.toThrow('store down');
+	});
+
 	it('writes every item exactly once, in order, in batches no larger than the bound', async () => {
 		await fc.assert(
 			fc.asyncProperty(
