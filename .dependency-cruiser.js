@@ -14,8 +14,10 @@ import e2eWithServices from './test/e2eWithServices.json' with { type: 'json' };
 const LAYERS = [
 	['commands'],
 	['src/asking'],
-	// The app's frame: the context every handler gets, the command shape, the router and the bot that wires them.
-	['src/app'],
+	// The app's frame: the context every handler gets, the command shape, the router and the bot that wires them; and
+	// beside it, the other door members come in by: turns by message (talk), which the bot wires as it wires the router,
+	// and which use the frame's context, custom ids and places as the router's handlers do.
+	['src/app', 'src/talk'],
 	['src/automod'],
 	['src/moderation'],
 	['src/replies'],

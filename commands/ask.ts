@@ -19,7 +19,7 @@ import { askData } from './definitions/ask.js';
 import { ratePress } from '../src/asking/rateAnswer.js';
 import { askReviewPressed, askReviewSubmitted } from '../src/asking/askReview.js';
 import { reportPressed, reportSubmitted } from '../src/asking/reportAnswer.js';
-import { continueInThread } from '../src/talk/continueInThread.js';
+import { continueInThread } from '../src/asking/continueInThread.js';
 import { regeneratePress } from '../src/asking/regenerate.js';
 import { versionPress } from '../src/asking/answerVersions.js';
 import { cancelPress } from '../src/asking/askCancel.js';

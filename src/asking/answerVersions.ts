@@ -6,7 +6,7 @@ import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence } from '../i18n/translate.js';
 import { oneAnswerMessage } from '../replies/answerMessages.js';
 import { answerButtonRows, type AnswerButton, type Versions } from './answerButtons.js';
-import { continueInThreadButton } from '../talk/continueInThread.js';
+import { continueInThreadButton } from './continueInThread.js';
 
 /**
  * A version of an answer in the message that carries its buttons: its text (its beginning with the whole attached as

@@ -13,7 +13,7 @@ import { answerMessages } from '../replies/answerMessages.js';
 import type { Review } from '../app/place.js';
 import type { AskInteraction, Gathered } from './askRequest.js';
 import { answerButtonRows } from './answerButtons.js';
-import { continueInThreadButton } from '../talk/continueInThread.js';
+import { continueInThreadButton } from './continueInThread.js';
 import { tellHeldRegeneration } from './regenerate.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;

@@ -13,7 +13,7 @@ import { MESSAGE_LIMIT } from '../replies/splitReply.js';
 import { truncate } from '../replies/truncate.js';
 import { MAX_VERSIONS } from './answerButtons.js';
 import { versionMessage } from './answerVersions.js';
-import { continueInThreadButton } from '../talk/continueInThread.js';
+import { continueInThreadButton } from './continueInThread.js';
 import type { AskInteraction, Gathered } from './askRequest.js';
 
 type ShownVerdict = Extract<Verdict, { kind: 'shown' }>;

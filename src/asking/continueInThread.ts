@@ -12,14 +12,14 @@ import {
 import { z } from 'zod';
 import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
-import type { AnswerButton } from '../asking/answerButtons.js';
-import { findConversation } from '../asking/askRequest.js';
+import type { AnswerButton } from './answerButtons.js';
+import { findConversation } from './askRequest.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { UserInputError } from '../errors/veilError.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence, t } from '../i18n/translate.js';
 import { truncate } from '../replies/truncate.js';
-import { talkConversationId } from './messageTurn.js';
+import { talkConversationId } from '../talk/messageTurn.js';
 
 /** What Veil needs to start a thread from an answer and speak there. */
 const THREAD_PERMISSIONS = PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
