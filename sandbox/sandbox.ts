@@ -120,6 +120,9 @@ export function veilEnvironment(
 		SHARD_COUNT: '1',
 		// Two answers at once, so a few slow ones (a delay in the model panel) show the line and its positions.
 		ASK_CONCURRENCY: '2',
+		// One person plays every member here, and tries each action in turn (a Regenerate is an ask): six asks a
+		// minute a member, the default, would turn a newcomer away in the middle of the tour.
+		ASK_MEMBER_PER_MINUTE: '20',
 	};
 }
 

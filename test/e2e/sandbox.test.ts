@@ -83,6 +83,12 @@ describe('npm run sandbox', () => {
 			await shown(page.locator('.message', { hasText: 'You asked: “Shorter, please”' }).filter({ hasText: 'turn 2 of our conversation' }));
 			await shot('follow-up');
 
+			// Regenerate: the same turn again, in place of the answer; the message then keeps both versions, ◀ 2/2 ▶.
+			const followed = page.locator('.message', { hasText: 'You asked: “Shorter, please”' }).last();
+			await followed.getByRole('button', { name: t('en-US', 'answers.buttons.regenerate') }).click();
+			await shown(page.locator('.message').getByRole('button', { name: '2/2' }));
+			await shot('regenerated');
+
 			// HIGH in one category: the answer is hidden, the member sees the notice.
 			await chooseModel(page, url, { rating: { category: 'HARM_CATEGORY_HARASSMENT', level: 'HIGH' }, delayMs: 0, failure: 'none' }, async () => {
 				await page.locator('#model-delay').fill('0');
