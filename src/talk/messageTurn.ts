@@ -1,3 +1,4 @@
+import type { KeyedLock } from '../storage/keyedLock.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type PermissionsBitField } from 'discord.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
@@ -40,6 +41,11 @@ export interface TalkPlace {
 export interface TurnDeps extends BotContext {
 	readonly log: Logger;
 	readonly signal: AbortSignal;
+	/**
+	 * Turns in one conversation, one at a time (its place's turns all reach the process of its shard): a turn asked
+	 * beside another would not know what that one said, and saving both would lose one.
+	 */
+	readonly conversationTurns: KeyedLock;
 }
 
 /** What became of the member's message while its answer was on its way. */
@@ -80,7 +86,9 @@ export async function answerTurn(
 ): Promise<void> {
 	const progress: AskProgress = { countsForMember: false };
 	const where = { guildId: place.guildId, channelId: place.channelId, memberId: message.author.id };
-	const outcome = await turnOnce(message, prompt, place, replies, watch, progress, deps).catch(async (error: unknown) => {
+	// Before the line: a turn waiting for another in its conversation must hold no place there the other needs.
+	const turn = () => turnOnce(message, prompt, place, replies, watch, progress, deps);
+	const outcome = await deps.conversationTurns.run(talkConversationId(place), turn).catch(async (error: unknown) => {
 		countAsk(deps, where, { error }, progress);
 		await refuse(error, place, replies, watch, deps);
 		return undefined;

@@ -1,3 +1,4 @@
+import { KeyedLock } from '../storage/keyedLock.js';
 import { PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
 import { z } from 'zod';
 import type { BotContext } from '../app/context.js';
@@ -54,6 +55,8 @@ export class TalkRouter {
 	readonly #told = new Set<string>();
 	readonly #inFlight = new Set<Promise<void>>();
 	readonly #controller = new AbortController();
+	/** Turns of one conversation, one at a time (see TurnDeps). */
+	readonly #turns = new KeyedLock();
 
 	constructor(private readonly ctx: BotContext) {}
 
@@ -137,7 +140,7 @@ export class TalkRouter {
 			const prompt = promptOf(message, botId, names);
 			// A reply without "ping on reply" arrives empty (no Message Content): there is nothing to answer.
 			if (prompt === '' && message.attachments.length === 0) return;
-			await answerTurn(message, prompt, place, replies, watch, { ...this.ctx, log, signal: this.#controller.signal });
+			await answerTurn(message, prompt, place, replies, watch, { ...this.ctx, log, signal: this.#controller.signal, conversationTurns: this.#turns });
 		} catch (error) {
 			if (isGone(error)) log.info('the turn’s channel is gone: dropped');
 			else log.error({ err: error }, 'a message that talks to Veil could not be answered');

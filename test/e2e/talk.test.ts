@@ -129,6 +129,30 @@ describe('talking to Veil by message (no Message Content intent)', () => {
 		const page = await bot.context.flags.list(guild.id, 1);
 		expect(page.flags.map((flag) => [flag.prompt, flag.channelId])).toEqual([['be harsh', message.channel_id]]);
 	});
+
+	it('takes two members’ turns in one place one after the other, each answer kept in the conversation', async () => {
+		const { discord, upstream } = harness();
+		const channelId = freshChannel();
+		let release = () => undefined as void;
+		upstream.scriptGeneration({ json: safeResponse('Answer to: first'), until: new Promise<void>((resolve) => (release = resolve)) });
+		const asked = () => upstream.requests.filter((sent) => sent.endpoint === 'generate').map((sent) => sent.rawBody.toString());
+		const first = discord.postAsMember({ user: makeUser('ivy'), channelId, content: `<@${discord.bot.id}> first` });
+		await discord.waitUntil(() => asked().some((body) => body.includes('first')), 'the first turn reaching the model');
+		const second = discord.postAsMember({ user: makeUser('jun'), channelId, content: `<@${discord.bot.id}> second` });
+		// A turn elsewhere, sent after the second, reaches the model: the second had every chance to as well.
+		const elsewhere = discord.postAsMember({ user: makeUser('kit'), channelId: freshChannel(), content: `<@${discord.bot.id}> elsewhere` });
+		await repliesTo(elsewhere);
+		// The second turn waits for the first: asked beside it, it would not know what was said, and one of the two
+		// would be lost from the conversation when both were saved.
+		expect(asked().some((body) => body.includes('second'))).toBe(false);
+		release();
+		await repliesTo(first);
+		await repliesTo(second);
+		expect(lastContents()).toEqual(['first', 'Answer to: first', 'second']);
+		const third = discord.postAsMember({ user: makeUser('ivy'), channelId, content: `<@${discord.bot.id}> third` });
+		await repliesTo(third);
+		expect(lastContents()).toEqual(['first', 'Answer to: first', 'second', 'Answer to: first', 'third']);
+	});
 });
 
 describe('where Veil may not answer', () => {
