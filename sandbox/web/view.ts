@@ -20,6 +20,8 @@ export interface MessageView {
 	edited: boolean;
 	embeds: unknown[];
 	components: unknown[];
+	/** The files Veil attached (the CSV of /usage server's Export), each at the local Discord's CDN. */
+	attachments: Array<{ filename: string; url: string; size: number }>;
 	/** Only the person who used the command sees it. */
 	ephemeral: boolean;
 	/** Veil's "thinking…" state: a deferral no edit has replaced yet. */
@@ -81,6 +83,7 @@ function toView(discord: DiscordEmulator, m: EmulatorMessage, person: Person, la
 		edited: m.edited_timestamp !== null,
 		embeds: m.embeds,
 		components: m.components,
+		attachments: m.attachments.map(({ filename, url, size }) => ({ filename, url, size })),
 		ephemeral: (m.flags & 64) !== 0,
 		thinking: m.deferred === true,
 	};

@@ -117,9 +117,23 @@ export function renderMessage(message, names, actions) {
 				: h('div', { className: 'content' }, markdown(message.content, names), message.edited && h('span', { className: 'edited' }, ' (edited)')),
 			message.embeds.map((embed) => renderEmbed(embed, names)),
 			message.components.map((component) => renderComponent(component, message, names, actions)),
+			(message.attachments ?? []).map(renderAttachment),
 			message.ephemeral && h('div', { className: 'only-you' }, '👁 Only you can see this'),
 		),
 		h('button', { type: 'button', className: 'apps-button', title: 'Apps', onclick: (event) => actions.apps(message, event.currentTarget) }, 'Apps'),
+	);
+}
+
+/** A file attached to the message, as a link to it at the local Discord's CDN (it opens in a tab of its own). */
+function renderAttachment(file) {
+	if (!/^https?:\/\//.test(String(file.url))) return undefined;
+	const size = file.size < 1024 ? `${file.size} B` : `${(file.size / 1024).toFixed(1)} KB`;
+	return h(
+		'div',
+		{ className: 'attachment' },
+		'📎 ',
+		h('a', { href: file.url, target: '_blank', rel: 'noopener noreferrer', download: file.filename }, file.filename),
+		h('span', { className: 'attachment-size' }, ` ${size}`),
 	);
 }
 
