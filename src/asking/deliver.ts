@@ -171,7 +171,7 @@ async function storeFlag(
 			userId: interaction.user.id,
 			noticeMessageId: review.noticeMessageId,
 			// What reaches the member alone later (a private release, a dismissal notice) is in the language they asked in.
-			locale: interaction.locale,
+			locale: ctx.locale,
 			private: review.private,
 			prompt: question.prompt,
 			// The files went upstream with the prompt and may be why it was held: the reviewers see them too.

@@ -84,10 +84,12 @@ async function reportedCase(
 	const messageIds = [message.id, ...(first && first !== message.id ? [first] : [])];
 	// In a DM with Veil, Veil may delete its own messages there; elsewhere outside its servers it is not a member.
 	const dmChannel = review.where.outside === 'dm' ? { channelId: interaction.channelId ?? undefined } : {};
+	const userId = conversation?.ownerId ?? message.interactionMetadata?.user.id ?? message.author.id;
 	return {
 		...review.where,
-		userId: conversation?.ownerId ?? message.interactionMetadata?.user.id ?? message.author.id,
-		locale: interaction.locale,
+		userId,
+		// What reaches the member who asked later is in their language: the reporter's is known only when it is theirs.
+		locale: userId === interaction.user.id ? ctx.locale : undefined,
 		private: message.flags.has(MessageFlags.Ephemeral),
 		prompt: null,
 		text,

@@ -5,7 +5,7 @@ import { askedPrivately, type FlagRecord } from './flagRepository.js';
 import type { Logger } from '../logging/logger.js';
 import { ChannelNotSendable, describeSendFailure, inLocale } from './modlog.js';
 import { answerMessages, type OutgoingMessage } from '../replies/answerMessages.js';
-import { resolveLocale, SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
+import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
 import { render, sentence, t } from '../i18n/translate.js';
 import type { PermissionLookup } from '../discord/permissionLookup.js';
 import { missingPermissions, releaseNeeds } from './flagAccess.js';
@@ -28,7 +28,7 @@ interface ReleaseDeps {
 
 /** The language of what reaches the member alone: the one they asked in, or for a flag kept without it, the server's. */
 export function memberLocaleOf(flag: FlagRecord, serverLocale: SupportedLocale): SupportedLocale {
-	return flag.locale === undefined ? serverLocale : resolveLocale(flag.locale);
+	return flag.locale ?? serverLocale;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveLocale } from '../i18n/locales.js';
 import { seal, unsealWithKeyring, type Keyring } from '../crypto/sealing.js';
 
 const ratingLineSchema = z.object({
@@ -29,10 +30,11 @@ const flagMetadataSchema = z.object({
 	/** The member's hidden-reply notice; absent when it was ephemeral (a private ask) and so cannot be replied to. */
 	noticeMessageId: z.string().optional(),
 	/**
-	 * The member's Discord locale when they asked (`interaction.locale`), for what reaches them alone later (a private
-	 * release, a dismissal notice); absent in records from before it was kept: the server's language then.
+	 * The language the member asked in (the reader's locale the router decided), for what reaches them alone later (a
+	 * private release, a dismissal notice); absent in records from before it was kept: the server's language then.
+	 * Older records kept Discord's own code (`es-419`), read here as the router would.
 	 */
-	locale: z.string().max(16).optional(),
+	locale: z.string().max(16).transform(resolveLocale).optional(),
 	/** Asked with `private:true`; absent in records from before it was kept (see askedPrivately). */
 	private: z.boolean().optional(),
 	/**

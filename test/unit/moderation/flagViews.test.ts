@@ -16,6 +16,7 @@ import type { CaseNotesOf } from '../../../src/moderation/caseNotes.js';
 import { customIds } from '../../../src/app/customIds.js';
 import { render, sentence, t } from '../../../src/i18n/translate.js';
 import { openFlag, sealFlag } from '../../../src/moderation/storedFlag.js';
+import { memberLocaleOf } from '../../../src/moderation/releaseFlag.js';
 import { generateEncryptionKey, parseEncryptionKey } from '../../../src/crypto/sealing.js';
 
 const EN = 'en-US';
@@ -370,5 +371,18 @@ describe("a flag holding another member's words", () => {
 		const erased = openFlag(sealFlag({ ...quoting, prompt: null, text: null }, keys), quoting.guildId, quoting.id, keys);
 		expect(erased?.quotedAuthor).toBeUndefined();
 		expect(cardText(flagViewMessage({ ...quoting, prompt: null, text: null }, NO_NOTES, customIds.flagged, EN))).not.toContain('Author');
+	});
+});
+
+describe('the language a flag keeps for its member', () => {
+	const keys = { current: parseEncryptionKey(generateEncryptionKey()) };
+	const reopened = (locale: string | undefined) => openFlag({ ...sealFlag(flag(), keys), locale }, flag().guildId, flag().id, keys) as FlagRecord;
+
+	it("is the one they asked in, Discord's code of an older record read as the router reads it, else the server's", () => {
+		expect(memberLocaleOf(reopened('de'), 'fr')).toBe('de');
+		expect(memberLocaleOf(reopened('es-419'), 'fr')).toBe('es-ES');
+		expect(memberLocaleOf(reopened(undefined), 'fr')).toBe('fr');
+		// Anything else kept opens the flag, in English (issue 32: no look-up finds what every object inherits).
+		for (const kept of ['sv-SE', '__proto__', 'constructor', '']) expect(memberLocaleOf(reopened(kept), 'fr')).toBe('en-US');
 	});
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { languageName } from '../../../src/i18n/languageNames.js';
-import type { FlagRecord } from '../../../src/moderation/flagRepository.js';
-import { memberLocaleOf } from '../../../src/moderation/releaseFlag.js';
 import { serverLocaleOf } from '../../../src/moderation/serverLocale.js';
 import { SettingsRepository } from '../../../src/settings/settingsRepository.js';
 import { MemoryAtomicStore } from '../../../src/storage/memoryAtomicStore.js';
@@ -24,17 +22,6 @@ describe("a server's language", () => {
 		const atomic = new MemoryAtomicStore();
 		await atomic.compareAndSet('settings:1', undefined, JSON.stringify({ locale: 'xx-YY', asksPerDay: 5 }));
 		expect(await new SettingsRepository(atomic).get('1')).toEqual({ asksPerDay: 5 });
-	});
-});
-
-describe("a member's language, for what reaches them alone", () => {
-	const flag = (locale?: string) => ({ locale }) as FlagRecord;
-
-	it("is the one they asked in, and for a flag kept before it was recorded, the server's", () => {
-		expect(memberLocaleOf(flag('de'), 'fr')).toBe('de');
-		expect(memberLocaleOf(flag('es-419'), 'fr')).toBe('es-ES');
-		expect(memberLocaleOf(flag('sv-SE'), 'fr')).toBe('en-US');
-		expect(memberLocaleOf(flag(undefined), 'fr')).toBe('fr');
 	});
 });
 
