@@ -175,11 +175,18 @@ const GUILD_CREATE_EXTRA_FIELDS: ReadonlySet<string> = new Set([
 	'soundboard_sounds',
 ]);
 
+/**
+ * MESSAGE_CREATE's "extra fields" (Gateway Events → Message Create): in a server, the author's partial `member`, which
+ * the description's message object does not define.
+ */
+const MESSAGE_CREATE_EXTRA_FIELDS: ReadonlySet<string> = new Set(['member']);
+
 /** Checks the parts of a dispatch the description covers; the rest of the dispatch is the gateway's own. */
 export function checkDispatch(t: string, d: unknown): { problems: string[]; undefinedFields: string[] } {
 	const verdict = checkDispatchParts(t, d);
-	if (t !== 'GUILD_CREATE') return verdict;
-	return { ...verdict, undefinedFields: verdict.undefinedFields.filter((field) => !GUILD_CREATE_EXTRA_FIELDS.has(field)) };
+	const extra = t === 'GUILD_CREATE' ? GUILD_CREATE_EXTRA_FIELDS : t === 'MESSAGE_CREATE' ? MESSAGE_CREATE_EXTRA_FIELDS : undefined;
+	if (!extra) return verdict;
+	return { ...verdict, undefinedFields: verdict.undefinedFields.filter((field) => !extra.has(field)) };
 }
 
 function checkDispatchParts(t: string, d: unknown): { problems: string[]; undefinedFields: string[] } {

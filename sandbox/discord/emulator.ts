@@ -6,6 +6,7 @@ import {
 	type APIApplicationCommandInteractionDataOption,
 	type APIAttachment,
 	type APIEmbed,
+	type APIGuildMember,
 	type APIOverwrite,
 	type APIRole,
 	type APIUser,
@@ -747,8 +748,18 @@ export class DiscordEmulator {
 		// Whether the bot receives it, and with what content, is the gateway's to decide (its intents). A forward is
 		// not dispatched: Discord's published description knows no reference of type 1 in a message object, and a
 		// forward never talks to Veil (it carries no content of its own).
-		if (!forwarded) this.#dispatchAll('MESSAGE_CREATE', this.#state.toApi(message));
+		if (!forwarded) this.#dispatchAll('MESSAGE_CREATE', { ...this.#state.toApi(message), ...this.#authorMember(where.guild, where.user) });
 		return message;
+	}
+
+	/**
+	 * MESSAGE_CREATE's extra field `member` in a server (Discord's Gateway Events → Message Create): the author's
+	 * partial member, their roles included, without its `user` (the message's `author` is the user).
+	 */
+	#authorMember(guild: GuildModel | undefined, user: APIUser): { member?: Omit<APIGuildMember, 'user'> } {
+		if (!guild) return {};
+		const { user: _user, ...member } = this.#state.ensureMember(guild.id, user);
+		return { member: { ...member, roles: [...member.roles] } };
 	}
 
 	/** A member edits their message: MESSAGE_UPDATE with the new content. */

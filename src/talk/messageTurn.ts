@@ -35,6 +35,10 @@ export interface TalkPlace {
 	readonly botPermissions: Readonly<PermissionsBitField> | null;
 	/** The language Veil speaks there: the server's, or English in a DM (a message carries no locale). */
 	readonly locale: SupportedLocale;
+	/** The author has Manage Server there: no daily limit applies, as for an /ask. */
+	readonly exempt: boolean;
+	/** The author's roles, from the message: a role's daily limit replaces the server's. */
+	readonly roleIds: readonly string[];
 }
 
 /** What one turn needs beside the bot's context. */
@@ -317,8 +321,9 @@ async function findLinkQuietly(userId: string, deps: TurnDeps) {
 
 async function dailyLimit(place: TalkPlace, deps: TurnDeps): Promise<number | undefined> {
 	if (place.guildId === null) return deps.config.askUserPerDay;
+	if (place.exempt) return undefined;
 	try {
-		return await deps.settings.asksPerDay(place.guildId);
+		return await deps.settings.asksPerDay(place.guildId, undefined, place.roleIds);
 	} catch (error) {
 		deps.log.warn({ err: error }, 'could not read the daily limit; answering without it');
 		return undefined;

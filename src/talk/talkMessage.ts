@@ -25,7 +25,7 @@ export const talkMessageSchema = z.object({
 	channel_id: z.string(),
 	guild_id: z.string().optional(),
 	author: userSchema,
-	member: z.object({ roles: z.array(z.string()), nick: z.string().nullish() }).optional(),
+	member: z.object({ roles: z.array(z.string()), nick: z.string().nullish(), communication_disabled_until: z.string().nullish() }).optional(),
 	content: z.string(),
 	mentions: z.array(userSchema),
 	mention_roles: z.array(z.string()).optional(),

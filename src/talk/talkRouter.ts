@@ -2,7 +2,7 @@ import { KeyedLock } from '../storage/keyedLock.js';
 import { PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
 import { z } from 'zod';
 import type { BotContext } from '../app/context.js';
-import { PermissionLookup } from '../discord/permissionLookup.js';
+import { memberFactsFromPayload, PermissionLookup } from '../discord/permissionLookup.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
 import { t, type MessageKey } from '../i18n/translate.js';
@@ -158,17 +158,20 @@ export class TalkRouter {
 	async #placeOf(message: TalkMessage, botId: string, log: BotContext['logger']): Promise<TalkPlace | undefined> {
 		const guildId = message.guild_id;
 		if (guildId === undefined) {
-			return { guildId: null, channelId: message.channel_id, parentId: undefined, botPermissions: null, locale: SOURCE_LOCALE };
+			return { guildId: null, channelId: message.channel_id, parentId: undefined, botPermissions: null, locale: SOURCE_LOCALE, ...NOT_LIMITED_APART };
 		}
 		const { rest } = this.ctx.client;
 		const channel = channelSchema.parse(await rest.get(Routes.channel(message.channel_id)));
 		const thread = THREAD_TYPES.has(channel.type);
 		const parentId = thread ? (channel.parent_id ?? undefined) : undefined;
 		if (channel.thread_metadata?.archived) return undefined;
-		const lookup = new PermissionLookup({ rest, guildId, userId: message.author.id, botId });
-		const [settings, permissions] = await Promise.all([
+		// The author's roles come with the message (MESSAGE_CREATE's `member`): their permissions cost no request more.
+		const member = memberFactsFromPayload(message.member);
+		const lookup = new PermissionLookup({ rest, guildId, userId: message.author.id, botId, member });
+		const [settings, permissions, memberPermissions] = await Promise.all([
 			this.ctx.settings.getRecent(guildId).catch(() => undefined),
 			lookup.botIn(parentId ?? message.channel_id),
+			member ? lookup.memberIn(parentId ?? message.channel_id).catch(() => undefined) : undefined,
 		]);
 		// A thread Veil started (from an answer, Continue in a thread) is a conversation with Veil, whatever the setting.
 		const veilThread = thread && channel.owner_id === botId;
@@ -181,7 +184,16 @@ export class TalkRouter {
 			await this.#tellMissing(message, missing, locale, log);
 			return undefined;
 		}
-		return { guildId, channelId: message.channel_id, parentId, botPermissions: permissions, locale };
+		return {
+			guildId,
+			channelId: message.channel_id,
+			parentId,
+			botPermissions: permissions,
+			locale,
+			// As for an /ask: members with Manage Server are not limited; a role's limit replaces the server's.
+			exempt: memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+			roleIds: member?.roleIds ?? [],
+		};
 	}
 
 	/**
@@ -223,6 +235,9 @@ export class TalkRouter {
 		return { roles, channels };
 	}
 }
+
+/** A DM's turn: outside Veil's servers no one is exempt from ASK_USER_PER_DAY, and no role applies. */
+const NOT_LIMITED_APART = { exempt: false, roleIds: [] } as const;
 
 /** Whether `/settings mentions` leaves mentions on in this channel (a thread follows its parent): on by default. */
 export function mentionsOn(

@@ -163,6 +163,39 @@ describe('turns by message (a mention, a reply to Veil, a DM)', () => {
 		expect(lines).toContain(`Busiest channels: <#${channelId}> 4`);
 	});
 
+	it("meet a role's limit, and none for Manage Server, as /ask does: from the roles the message carries", async () => {
+		const h = harness();
+		const guild = h.discord.addGuild({ channels: [{ name: 'general' }] });
+		const channelId = guild.channels[0]?.id as string;
+		const admin = { user: makeUser('talk-roles-admin'), guild, permissions: ADMIN_PERMISSIONS };
+		const regular = h.discord.addRole(guild.id, { name: 'regular', permissions: PLAIN_MEMBER_PERMISSIONS });
+		const managers = h.discord.addRole(guild.id, { name: 'managers', permissions: ADMIN_PERMISSIONS });
+		await runSubcommand(h, admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 }]);
+		await runSubcommand(h, admin, 'settings', 'limits', [
+			{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 2 },
+			{ type: ApplicationCommandOptionType.Role, name: 'role', value: regular.id },
+		]);
+		const answered = async (user: APIUser, times: number) => {
+			const contents: string[] = [];
+			for (let n = 0; n < times; n++) {
+				const message = h.discord.postAsMember({ user, channelId, content: `<@${h.discord.bot.id}> q${n}` });
+				contents.push((await replyTo(h, message)).content);
+			}
+			return contents.map((content) => (content.startsWith('Answer to:') ? 'answered' : /limit of (\d+) question/.exec(content)?.[1]));
+		};
+		const member = makeUser('talk-regular');
+		const manager = makeUser('talk-manager');
+		h.discord.setMemberRoles(guild.id, member, [regular.id]);
+		h.discord.setMemberRoles(guild.id, manager, [managers.id]);
+		for (const user of [member, manager]) await h.linkMember(user.id);
+
+		expect(await answered(member, 3)).toEqual(['answered', 'answered', '2']);
+		expect(await answered(manager, 3)).toEqual(['answered', 'answered', 'answered']);
+		// Not limited, and still counted: the manager's three are their day's asks.
+		const mine = await usage(h, manager, { guildId: guild.id, channelId, memberPermissions: ADMIN_PERMISSIONS });
+		expect(mine.original?.content).toContain('Questions today in this server: **3**');
+	});
+
 	it('count in a DM outside Veil servers against ASK_USER_PER_DAY, with the /ask made there', async () => {
 		const h = harness();
 		const member = makeUser('dm-talker');
