@@ -1,6 +1,7 @@
-import { ApplicationCommandType, MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscordEmulator, makeUser } from '../../sandbox/discord/emulator.js';
+import { DEFAULT_BOT_PERMISSIONS, DiscordEmulator, makeUser, type EmulatorMessage } from '../../sandbox/discord/emulator.js';
+import { buttonIdsIn } from '../support/moderation.js';
 import { ask, followUp } from '../support/conversations.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -98,5 +99,40 @@ describe('Veil speaks only what the published API accepts', () => {
 			'dispatch INTERACTION_CREATE member.permissions',
 			'dispatch INTERACTION_CREATE message.guild_id',
 		]);
+	});
+	it('talks by message (typing, a reply, a thread from an answer, a turn there) with no request refused', async () => {
+		const { discord } = harness;
+		const member = makeUser('talker');
+		await discord.slashCommand({ name: 'link', user: member }).waitForAnswer();
+		await discord.modalSubmit({ customId: 'link:submit', fields: { email: 'reader@example.com', password: 'pw' }, user: member }).waitForAnswer();
+		const guild = discord.addGuild({
+			botPermissions: DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads,
+		});
+		const channelId = guild.channels[0]?.id as string;
+		const repliedTo = (message: EmulatorMessage) => () =>
+			discord
+				.channelMessages(message.channel_id)
+				.some((sent) => sent.author.id === discord.bot.id && sent.message_reference?.message_id === message.id);
+		const mention = discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> hello` });
+		await discord.waitUntil(repliedTo(mention), 'the reply to a mention');
+		const asked = await discord
+			.slashCommand({
+				name: 'ask',
+				user: member,
+				guildId: guild.id,
+				channelId,
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'tides' }],
+			})
+			.waitForAnswer();
+		const answer = asked.original as EmulatorMessage;
+		const thread = buttonIdsIn(answer).find((id) => id.startsWith('ask:thread:'));
+		await discord.button({ customId: thread as string, user: member, message: answer, guildId: guild.id }).waitForAnswer();
+		const inThread = discord.postAsMember({ user: member, channelId: answer.id, content: `<@${discord.bot.id}> and the moon?` });
+		await discord.waitUntil(repliedTo(inThread), 'the reply in the thread');
+		expect(discord.requests.some((request) => request.method === 'POST' && request.path === `/channels/${channelId}/typing`)).toBe(true);
+		expect(
+			discord.requests.some((request) => request.method === 'POST' && request.path === `/channels/${channelId}/messages/${answer.id}/threads`),
+		).toBe(true);
+		expect(discord.takeApiViolations()).toEqual([]);
 	});
 });
