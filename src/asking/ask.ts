@@ -11,8 +11,8 @@ import { readAttachments } from '../files/readAttachments.js';
 import { t } from '../i18n/translate.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
 import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
-import { askOutcomeOf } from '../operations/metrics.js';
-import { askOutcomeOfUsage, heldReasonOf, usageOutcomeOfError, type UsageOutcome } from '../usage/usageOutcome.js';
+import { heldReasonOf, type UsageOutcome } from '../usage/usageOutcome.js';
+import { countAsk, type AskProgress } from '../usage/countAsk.js';
 import {
 	findLinkQuietly,
 	linkFirstAnswer,
@@ -32,11 +32,6 @@ import { cancelledElsewhere, endCancelled, offerCancel } from './askCancel.js';
 import { showRegenerated } from './regenerate.js';
 import type { RunningAsk } from '../admission/runningAsks.js';
 
-/** What the ask's usage needs of how far it got: whether the daily limit let it through (and so it counts). */
-interface Progress {
-	countsForMember: boolean;
-}
-
 /** An ask that admission let through: what it asks, the member's link as the gate found it, its place in line. */
 interface Admitted {
 	readonly question: Question;
@@ -47,37 +42,24 @@ interface Admitted {
 /**
  * The one path of every ask (/ask, a follow-up, Ask Veil), in the order its steps run: admit → acknowledge →
  * gather → screen → generate → judge → deliver. Each refusal before the acknowledgement is an answer only the
- * member sees, and nothing goes upstream before it. Every ask is counted once, by how it ended.
+ * member sees, and nothing goes upstream before it. Every ask is counted once, by how it ended (as a turn by message
+ * is: usage/countAsk.ts).
  */
 export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<AskEnd> {
-	const progress: Progress = { countsForMember: false };
+	const progress: AskProgress = { countsForMember: false };
+	const where = { guildId: ctx.place.guildId, channelId: interaction.channelId, memberId: interaction.user.id };
 	const outcome = await askOnce(interaction, request, ctx, progress).catch((error: unknown) => {
-		ctx.metrics.recordAsk(askOutcomeOf(error));
-		countUsage(interaction, usageOutcomeOfError(error), progress, ctx);
+		countAsk(ctx, where, { error }, progress);
 		throw error;
 	});
-	// Cancelled by its asker: the operators count it apart; its usage is an ask not answered, counted as the limits did.
-	ctx.metrics.recordAsk(outcome === 'cancelled' ? 'cancelled' : askOutcomeOfUsage(outcome));
-	countUsage(interaction, outcome === 'cancelled' ? 'failed' : outcome, progress, ctx);
+	countAsk(ctx, where, outcome, progress);
 	return outcome;
 }
 
 /** How an ask ended: as its usage counts it, or cancelled by its asker. */
 export type AskEnd = UsageOutcome | 'cancelled';
 
-/** The ask in its server's usage and the member's (/usage): one write, in the background. */
-function countUsage(interaction: AskInteraction, outcome: UsageOutcome, { countsForMember }: Progress, ctx: InteractionContext): void {
-	ctx.usage.record({
-		guildId: ctx.place.guildId,
-		channelId: interaction.channelId,
-		memberId: interaction.user.id,
-		outcome,
-		countsForMember,
-		at: Date.now(),
-	});
-}
-
-async function askOnce(interaction: AskInteraction, request: AskRequest, outer: InteractionContext, progress: Progress): Promise<AskEnd> {
+async function askOnce(interaction: AskInteraction, request: AskRequest, outer: InteractionContext, progress: AskProgress): Promise<AskEnd> {
 	const admission = outer.admission.admit(interaction.user.id);
 	// Cancel stops the ask through its signal: the wait in line and the call upstream both take it.
 	const running = outer.runningAsks.start(interaction.id, outer.signal);
@@ -111,7 +93,7 @@ async function admit(
 	request: AskRequest,
 	admission: AdmittedAsk,
 	ctx: InteractionContext,
-	progress: Progress,
+	progress: AskProgress,
 ): Promise<Admitted | undefined> {
 	const [question, gate, limit] = await Promise.all([
 		readQuestion(interaction, request, ctx),
