@@ -5,6 +5,7 @@ import { useHarness } from '../support/harness.js';
 import { ask, contentsOf, followUp, settled, turnsOf } from '../support/conversations.js';
 import { buttonId, buttonMessage, current, disabled, press, versionsAt } from '../support/answerActions.js';
 import { generationResponse, ratingsWith, safeResponse } from '../support/upstreamBodies.js';
+import { ADMIN_PERMISSIONS, freshServer, runSubcommand } from '../support/moderation.js';
 import type { UpstreamRequest } from '../support/upstreamStandIn.js';
 
 const harness = useHarness();
@@ -153,5 +154,34 @@ describe('Regenerate', () => {
 		expect(regenerated.content).toMatch(/^Answer \d+ to: in a DM$/);
 		expect(regenerated.content).not.toBe(dmMessage.content);
 		expect(versionsAt(regenerated)).toBe('2/2');
+	});
+
+	it("is refused by the server's daily limit: the member alone is told, the answer stays, and nothing goes upstream", async () => {
+		const { guild, member } = freshServer(harness());
+		await harness().linkMember(member.user.id);
+		const admin = { user: makeUser('limits admin'), guild, permissions: ADMIN_PERMISSIONS };
+		await runSubcommand(harness(), admin, 'settings', 'limits', [{ type: ApplicationCommandOptionType.Integer, name: 'asks_per_day', value: 1 }]);
+		const asked = await settled(
+			harness(),
+			harness().discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'the one of today' }],
+				user: member.user,
+				guildId: guild.id,
+			}),
+		);
+		const message = buttonMessage(asked);
+		expect(message.content).toMatch(/^Answer \d+ to: the one of today$/);
+		const before = generations().length;
+
+		const refused = await press(harness(), message, buttonId(message, 'ask:regen:'), member.user);
+		const told = refused.followUps.at(-1) ?? refused.original;
+		expect(told?.flags ?? 0).toBe(64);
+		const midnight = Math.floor(Date.now() / 86_400_000 + 1) * 86_400;
+		expect(told?.content).toBe(`You've reached this server's limit of 1 question a day. It resets <t:${midnight}:R>.`);
+		expect(generations().length).toBe(before);
+		const after = current(harness(), message);
+		expect(after.content).toBe(message.content);
+		expect(after.components).toEqual(message.components);
 	});
 });
