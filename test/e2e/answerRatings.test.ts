@@ -60,4 +60,36 @@ describe('👍 / 👎 on a shown answer', () => {
 		expect(metrics).toMatch(/veil_answer_votes_total\{vote="down",change="new"\} 1/);
 		expect(metrics).not.toContain(member.user.id);
 	});
+
+	it('keeps a vote given before a restart: 👎 after it changes that vote, and the answer is counted once', async () => {
+		const { guild, member, moderator } = freshServer(harness());
+		await harness().linkMember(member.user.id);
+		const asked = await settled(
+			harness(),
+			harness().discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'rate me across a restart' }],
+				user: member.user,
+				guildId: guild.id,
+			}),
+		);
+		const message = answerMessages(asked).at(-1);
+		const press = (vote: 'up' | 'down') =>
+			harness()
+				.discord.button({ customId: rateId(message, vote), message, user: member.user })
+				.waitForAnswer();
+		expect((await press('up')).original?.content).toBe('You rated this answer 👍. Press the other one to change your vote.');
+
+		// The button carries all it needs, and the vote is in the store: a new bot on the same SQLite file knows it.
+		await harness().restartBot();
+		const after = await press('down');
+		expect(after.ephemeral).toBe(true);
+		expect(after.original?.content).toBe('You rated this answer 👎. Press the other one to change your vote.');
+		const metrics = (await harness().bot.context.metrics.text()).body;
+		expect(metrics).toMatch(/veil_answer_votes_total\{vote="down",change="changed"\} 1/);
+		expect(metrics).toMatch(/veil_answer_votes_total\{vote="down",change="new"\} 0/);
+		// One answer, one vote as it stands: 👎.
+		const stats = await runSubcommand(harness(), moderator, 'flagged', 'stats');
+		expect(stats.original?.content.split('\n')).toEqual(['No answers were held in the last 7 days.', 'Rated answers: 1, 100% of the votes 👎']);
+	});
 });
