@@ -2,10 +2,10 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { t } from '../../src/i18n/translate.js';
-import { descendantsOf, isAlive, startSandboxProcess, type SandboxProcess } from '../support/sandboxProcess.js';
+import { descendantsOf, isAlive, type SandboxProcess, useSandbox } from '../support/sandboxProcess.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../../test-results/sandbox');
@@ -14,12 +14,10 @@ describe('npm run sandbox', () => {
 	let sandbox: SandboxProcess;
 	let url: string;
 
-	beforeAll(async () => {
-		sandbox = startSandboxProcess({ SANDBOX_PORT: '0' });
-		url = await sandbox.ready();
-	}, 180_000);
-
-	afterAll(() => sandbox?.kill());
+	useSandbox((started, at) => {
+		sandbox = started;
+		url = at;
+	});
 
 	test('in a browser: a member links, asks and follows up; a HIGH rating hides the answer; a moderator releases it; Ask Veil works', async () => {
 		expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`).toBe(true);

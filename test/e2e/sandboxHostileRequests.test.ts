@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { launchChromium, openPage, shown } from '../support/sandboxBrowser.js';
-import { descendantsOf, isAlive, startSandboxProcess, type SandboxProcess } from '../support/sandboxProcess.js';
+import { descendantsOf, isAlive, type SandboxProcess, useSandbox } from '../support/sandboxProcess.js';
 
 // Issue 32 item 4: any web page could end the sandbox with `fetch('http://127.0.0.1:3000//', {mode: 'no-cors'})`,
 // and the Veil it started kept running without a parent.
@@ -14,14 +14,9 @@ describe('npm run sandbox against requests from any web page', () => {
 	let sandbox: SandboxProcess;
 	let url: string;
 
-	beforeAll(async () => {
-		sandbox = startSandboxProcess({ SANDBOX_PORT: '0' });
-		url = await sandbox.ready();
-	}, 180_000);
-
-	afterAll(() => {
-		sandbox?.kill();
-		for (const p of descendantsOf(sandbox?.child.pid ?? -1)) if (isAlive(p.pid)) process.kill(p.pid, 'SIGKILL');
+	useSandbox((started, at) => {
+		sandbox = started;
+		url = at;
 	});
 
 	test('no request to any port the sandbox listens on ends it: odd targets, on plain requests and WebSocket upgrades', async () => {

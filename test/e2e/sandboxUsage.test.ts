@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { t } from '../../src/i18n/translate.js';
-import { startSandboxProcess, type SandboxProcess } from '../support/sandboxProcess.js';
+import { useSandbox } from '../support/sandboxProcess.js';
 
 // Issue 38: a person in the sandbox runs /usage and /usage server:True from the page, as its requests do (the
 // page's own reading of the command list, no browser), and reads Veil's answers and the Export's file there.
@@ -36,15 +36,11 @@ interface CommandBox {
 }
 
 describe('/usage in the sandbox', () => {
-	let sandbox: SandboxProcess;
 	let url: string;
 
-	beforeAll(async () => {
-		sandbox = startSandboxProcess({ SANDBOX_PORT: '0' });
-		url = await sandbox.ready();
-	}, 180_000);
-
-	afterAll(() => sandbox?.kill());
+	useSandbox((_sandbox, at) => {
+		url = at;
+	});
 
 	const get = async <T>(path: string): Promise<T> => (await (await fetch(new URL(path, url))).json()) as T;
 	const post = async <T>(path: string, body: unknown): Promise<T> => {

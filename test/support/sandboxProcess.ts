@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -13,6 +14,22 @@ export interface SandboxProcess {
 	ready(timeoutMs?: number): Promise<string>;
 	/** Ends it by its pid (SIGKILL) if it still runs. */
 	kill(): void;
+}
+
+/**
+ * A sandbox for a test file's tests: started before them on a free port and handed to `started` with its page's
+ * address; killed by its pid after them, with anything left below it.
+ */
+export function useSandbox(started: (sandbox: SandboxProcess, url: string) => void): void {
+	let sandbox: SandboxProcess | undefined;
+	beforeAll(async () => {
+		sandbox = startSandboxProcess({ SANDBOX_PORT: '0' });
+		started(sandbox, await sandbox.ready());
+	}, 180_000);
+	afterAll(() => {
+		sandbox?.kill();
+		for (const below of descendantsOf(sandbox?.child.pid ?? -1)) if (isAlive(below.pid)) process.kill(below.pid, 'SIGKILL');
+	});
 }
 
 /**
