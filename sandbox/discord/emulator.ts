@@ -546,13 +546,40 @@ export class DiscordEmulator {
 		this.#dispatchAll('CHANNEL_DELETE', channelPayload(channel));
 	}
 
-	/** A thread the bot started (see POST /channels/{id}/messages/{id}/threads), by its id: the starter message's. */
+	/**
+	 * A public thread (type 11) a member starts in a server's text channel, as Discord's client does: THREAD_CREATE
+	 * with `newly_created`, the member its owner.
+	 */
+	startThread(channelId: string, name: string, owner: APIUser = DEFAULT_USER): ChannelModel {
+		const parent = this.#channelOrThrow(channelId);
+		if (parent.type !== 0 || !parent.guild_id) throw new Error(`Channel ${channelId} is not a server's text channel`);
+		const thread: ChannelModel = {
+			id: snowflake(),
+			type: 11,
+			name,
+			guild_id: parent.guild_id,
+			position: 0,
+			permission_overwrites: [],
+			topic: null,
+			nsfw: false,
+			deleted: false,
+			parent_id: parent.id,
+			owner_id: owner.id,
+			thread_metadata: { archived: false, locked: false, auto_archive_duration: 4320, archive_timestamp: new Date().toISOString() },
+		};
+		this.#state.channels.set(thread.id, thread);
+		this.#dispatchAll('THREAD_CREATE', { ...channelPayload(thread), newly_created: true });
+		this.#state.changed.notify();
+		return thread;
+	}
+
+	/** A thread, by its id (one the bot started from a message has the message's). */
 	thread(threadId: string): ChannelModel | undefined {
 		const channel = this.#state.channels.get(threadId);
 		return channel?.type === 11 ? channel : undefined;
 	}
 
-	/** Every thread the bot started, oldest first. */
+	/** Every thread, the bot's and members', oldest first. */
 	threads(): ChannelModel[] {
 		return [...this.#state.channels.values()].filter((channel) => channel.type === 11 && !channel.deleted);
 	}

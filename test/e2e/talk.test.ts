@@ -50,6 +50,18 @@ describe('talking to Veil by message (no Message Content intent)', () => {
 		expect(lastContents()).toEqual(['hello there', 'Answer to: hello there', 'and then?']);
 	});
 
+	it('answers a mention in a thread a member started, in that thread', async () => {
+		const { discord } = harness();
+		const guild = discord.addGuild({ botPermissions: DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.SendMessagesInThreads });
+		const member = makeUser('uma');
+		const thread = discord.startThread(guild.channels[0]?.id as string, 'planning', member);
+		expect(discord.thread(thread.id)?.owner_id).toBe(member.id);
+		const message = discord.postAsMember({ user: member, channelId: thread.id, content: `<@${discord.bot.id}> what first?` });
+		const [answer] = await repliesTo(message);
+		expect(answer?.channel_id).toBe(thread.id);
+		expect(answer?.content).toBe('Answer to: what first?');
+	});
+
 	it('answers a mention in a channel with Veil’s mention removed and other mentions as names', async () => {
 		const { discord } = harness();
 		const other = makeUser('grace');
