@@ -159,7 +159,7 @@ function offersCancel(components: unknown): boolean {
 }
 
 /** The five most frequent of `texts`, each with its count. */
-function mostFrequent(texts: readonly string[]): string[] {
+export function mostFrequent(texts: readonly string[]): string[] {
 	const counts = new Map<string, number>();
 	for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
 	return [...counts]

@@ -8,7 +8,8 @@
  * processes behind one `npm run rest-proxy` at 200 asks a second, beside the bare bot's figure at that rate (see
  * proxyPhase.ts). `--proxy` runs only the bare bot's 200/s phase and that one. Beside the table, the CPU a server's
  * AutoMod rules add to an ask (automodCost.ts); `--automod` prints only that. `--chatter` prints only what the
- * message intents cost under 500 messages a second of chatter (chatterPhase.ts).
+ * message intents cost under 500 messages a second of chatter (chatterPhase.ts); `--mentions` only what a mention in
+ * a thread costs against /ask (mentionsPhase.ts).
  *
  * 1,000 linked members ask in turn: Veil answers one ask per member at a time (the admission of the scale issue),
  * so the 1,000 asks in flight of the slow phase need as many members, and no phase is refused for it.
@@ -20,6 +21,7 @@
 import { cpus } from 'node:os';
 import { PROXY_PROCESSES, runProxyPhase } from './proxyPhase.js';
 import { runChatterPhase } from './chatterPhase.js';
+import { runMentionsPhase } from './mentionsPhase.js';
 import { formatAutomodCost, measureAutomodCost } from './automodCost.js';
 import { formatAutomodWorst, measureAutomodWorst } from './automodWorst.js';
 import { buildRows, buildTailRows, formatProxyTable, formatTable, pooled, type BotFigures } from './report.js';
@@ -81,6 +83,11 @@ const started = performance.now();
 if (process.argv.includes('--chatter')) {
 	log(`bench --chatter${quick ? ' --quick' : ''}: the message intents' cost, each bot alone`);
 	console.log(await runChatterPhase(plan, quick, log));
+	process.exit(0);
+}
+if (process.argv.includes('--mentions')) {
+	log(`bench --mentions${quick ? ' --quick' : ''}: mentions in a thread against /ask, Veil alone`);
+	console.log(await runMentionsPhase(plan, quick, log));
 	process.exit(0);
 }
 if (process.argv.includes('--automod')) {

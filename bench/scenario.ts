@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { APIUser } from 'discord.js';
+import { PermissionFlagsBits, type APIUser } from 'discord.js';
 import { AccountRepository } from '../src/accounts/accountRepository.js';
 import { createLogger } from '../src/logging/logger.js';
 import { openStore } from '../src/storage/openStorage.js';
-import { DiscordEmulator, makeUser, type GuildModel } from '../sandbox/discord/emulator.js';
+import { DEFAULT_BOT_PERMISSIONS, DiscordEmulator, makeUser, type GuildModel } from '../sandbox/discord/emulator.js';
 import { procfileCommand } from '../test/support/botProcess.js';
 import { safeResponse, UpstreamStandIn } from '../test/support/upstreamStandIn.js';
 import { AskTracker, type LoadResult } from './load.js';
+import { MentionTracker } from './mentionTracker.js';
 import { startBotProcess, type BotUnderTest } from './botUnderTest.js';
 import { MB } from './stats.js';
 
@@ -193,6 +194,45 @@ export class BotBench {
 		await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
 		this.#tracker.forget();
 		return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
+	}
+
+	/** Lets the bot send messages in threads in every server (Discord's default role does not), before it starts. */
+	grantThreads(): void {
+		for (const guild of this.#guilds) this.#emulator.setBotPermissions(guild.id, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.SendMessagesInThreads);
+	}
+
+	/** `count` threads started by members in the servers' first channels, round the servers; then the bot is let go idle. */
+	async openThreads(count: number): Promise<string[]> {
+		const threads = Array.from({ length: count }, (_, n) => {
+			const guild = this.#guilds[n % this.#guilds.length] as GuildModel;
+			return this.#emulator.startThread(guild.channels[0]?.id as string, `bench thread ${n}`, this.#members[n % this.#members.length]).id;
+		});
+		await this.#running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
+		return threads;
+	}
+
+	/** `count` mentions of the bot at `rate` a second, one in each of `threads`: its replies timed, and its CPU. */
+	async mentions(rate: number, threads: readonly string[], log: (line: string) => void): Promise<RateFigures> {
+		const running = this.#running;
+		const tracker = new MentionTracker(this.#emulator);
+		try {
+			const before = await running.sample();
+			const load = await tracker.offer({
+				rate,
+				count: threads.length,
+				members: this.#members,
+				threads,
+				// Each mention waits on six requests held to the client-side 50 a second (see docs/performance.md).
+				timeoutMs: 30_000 + threads.length * 150,
+			});
+			const after = await running.sample();
+			log(`  ${this.kind.name}: mentions in a thread, ${rate}/s: ${load.answered}/${threads.length} answered in ${load.seconds.toFixed(1)} s`);
+			for (const kind of load.wrongKinds) log(`    wrong: ${kind}`);
+			await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
+			return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
+		} finally {
+			tracker.close();
+		}
 	}
 
 	/** `slowAsks` asks at 400/s on the slow upstream, all in flight together: peak RSS against idle, and warnings. */
