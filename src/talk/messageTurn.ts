@@ -113,6 +113,9 @@ async function turnOnce(
 	const admission = deps.admission.admit(userId);
 	let stopTyping = () => undefined as void;
 	try {
+		// A message has no acknowledgement to wait for: the turn counts as acknowledged at once, so no /ask holds back
+		// for it, and goes on once the asks still waiting for theirs have had them (admission/acksFirst.ts).
+		await admission.acknowledged(deps.signal);
 		const [gate, limit] = await Promise.all([readGate(userId, deps), dailyLimit(place, deps)]);
 		if (gate.mustLink) {
 			const button = new ButtonBuilder()
