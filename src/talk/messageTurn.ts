@@ -1,7 +1,8 @@
-import type { KeyedLock } from '../storage/keyedLock.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type PermissionsBitField } from 'discord.js';
+import type { AdmittedAsk } from '../admission/admission.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
+import type { KeyedLock } from '../storage/keyedLock.js';
 import type { BotContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
 import { OUTSIDE_SCOPE } from '../app/place.js';
@@ -90,9 +91,18 @@ export async function answerTurn(
 ): Promise<void> {
 	const progress: AskProgress = { countsForMember: false };
 	const where = { guildId: place.guildId, channelId: place.channelId, memberId: message.author.id };
-	// Before the line: a turn waiting for another in its conversation must hold no place there the other needs.
-	const turn = () => turnOnce(message, prompt, place, replies, watch, progress, deps);
-	const outcome = await deps.conversationTurns.run(talkConversationId(place), turn).catch(async (error: unknown) => {
+	const outcome = await (async () => {
+		// Admission first (the member's one ask and pace): a member waits behind others in a place, never behind
+		// themself, so the turns waiting there are at most its members.
+		const admission = deps.admission.admit(message.author.id);
+		// A message has no acknowledgement to wait for: the turn counts as acknowledged at once, so no /ask holds back
+		// for it, and goes on once the asks still waiting for theirs have had them (admission/acksFirst.ts).
+		await admission.acknowledged(deps.signal);
+		// Then the conversation's turns one at a time, before the line: a turn waiting for another must hold no place
+		// there the other needs.
+		const turn = () => turnOnce(message, prompt, place, replies, watch, progress, admission, deps);
+		return deps.conversationTurns.run(talkConversationId(place), turn).finally(() => admission.end());
+	})().catch(async (error: unknown) => {
 		countAsk(deps, where, { error }, progress);
 		await refuse(error, place, replies, watch, deps);
 		return undefined;
@@ -107,15 +117,12 @@ async function turnOnce(
 	replies: TalkReplies,
 	watch: TurnWatch,
 	progress: AskProgress,
+	admission: AdmittedAsk,
 	deps: TurnDeps,
 ): Promise<UsageOutcome> {
 	const userId = message.author.id;
-	const admission = deps.admission.admit(userId);
 	let stopTyping = () => undefined as void;
 	try {
-		// A message has no acknowledgement to wait for: the turn counts as acknowledged at once, so no /ask holds back
-		// for it, and goes on once the asks still waiting for theirs have had them (admission/acksFirst.ts).
-		await admission.acknowledged(deps.signal);
 		const [gate, limit] = await Promise.all([readGate(userId, deps), dailyLimit(place, deps)]);
 		if (gate.mustLink) {
 			const button = new ButtonBuilder()
@@ -209,7 +216,6 @@ async function turnOnce(
 		return `held:${heldReasonOf(verdict.reasons)}`;
 	} finally {
 		stopTyping();
-		admission.end();
 	}
 }
 
