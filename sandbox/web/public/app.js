@@ -60,6 +60,8 @@ async function loadState() {
 	);
 	drawSidebar();
 	drawModelPanel(view.state.model);
+	// A command half typed when the language changed: its suggestions now in the new language.
+	box.onInput();
 	view.toBottom = true;
 	await refresh();
 }
