@@ -1,7 +1,15 @@
-import { ButtonBuilder, ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord.js';
+import {
+	ButtonBuilder,
+	ButtonStyle,
+	ComponentType,
+	type APIActionRowComponent,
+	type APIButtonComponentWithCustomId,
+	type JSONEncodable,
+} from 'discord.js';
 import { customIds } from '../app/customIds.js';
 import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
 import { t } from '../i18n/translate.js';
+import { sentAsIs } from '../discord/sentAsIs.js';
 
 /** A button as Discord takes it, with the custom_id every one of Veil's carries. */
 export type AnswerButton = APIButtonComponentWithCustomId;
@@ -63,7 +71,7 @@ function button(customId: string, style: ButtonStyle, { label, emoji }: { label?
  * needed: ◀ where ▶ (when the message keeps more than one version; the arrow with nowhere to go is disabled), and
  * Continue in a thread. Discord allows 5 buttons a row.
  */
-export function answerButtonRows(of: AnswerButtonsOf): ButtonRow[] {
+export function answerButtonRows(of: AnswerButtonsOf): Array<JSONEncodable<ButtonRow>> {
 	const { conversationId, locale, versions } = of;
 	const newestId = versions?.ids.at(-1) ?? conversationId;
 	const first: AnswerButton[] = [
@@ -85,7 +93,7 @@ export function answerButtonRows(of: AnswerButtonsOf): ButtonRow[] {
 	const second: AnswerButton[] = versions && versions.ids.length > 1 ? versionButtons(versions) : [];
 	if (of.continueInThread) second.push(of.continueInThread);
 	if (second.length > 0) rows.push({ type: ComponentType.ActionRow, components: second });
-	return rows;
+	return rows.map(sentAsIs);
 }
 
 /** ◀ `n/N` ▶: each arrow names the version it shows, and the newest, whose record lists them all. */
@@ -109,9 +117,9 @@ function versionButtons({ ids, shownId }: Versions): AnswerButton[] {
 }
 
 /** The row of Cancel, on the message of an ask that waits in line or is being generated, for its asker alone. */
-export function cancelRow(askId: string, askerId: string, locale: SupportedLocale): ButtonRow {
-	return {
+export function cancelRow(askId: string, askerId: string, locale: SupportedLocale): JSONEncodable<ButtonRow> {
+	return sentAsIs({
 		type: ComponentType.ActionRow,
 		components: [{ ...CANCEL, label: t(locale, 'answers.buttons.cancel'), custom_id: customIds.ask.cancel.build(askId, askerId) }],
-	};
+	});
 }
