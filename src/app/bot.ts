@@ -36,6 +36,7 @@ import { startOperatorServer, type OperatorServer } from '../operations/operator
 import { checkReadiness } from '../operations/readiness.js';
 import { DAY_MS, HOUR_MS } from '../time/durations.js';
 import { AutomodRuleCache } from '../automod/ruleCache.js';
+import { ServerFacts } from '../discord/serverFacts.js';
 
 export interface BotOptions {
 	readonly logger: Logger;
@@ -146,6 +147,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 		client,
 		metrics,
 		automod: new AutomodRuleCache(client.rest, logger),
+		serverFacts: new ServerFacts({ rest: client.rest, botId: () => client.user?.id ?? '' }),
 		usage: new UsageCounts({
 			atomic,
 			retentionDays: config.flagRetentionDays,
@@ -166,7 +168,11 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 	};
 	const router = new InteractionRouter(options.registry, context);
 	// discord.js keeps no server, so its own AutoMod events never fire: the raw packets feed the rules.
-	client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => context.automod.onPacket(packet));
+	client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => {
+		context.automod.onPacket(packet);
+		// Before the screen below renames what it takes: a server's changes forget what was kept of it.
+		if (typeof packet.t === 'string') context.serverFacts.onPacket(packet.t, packet.d);
+	});
 	// Last of the raw listeners: it takes from discord.js every server, channel and message event (gatewayScreen.ts).
 	const talk = new TalkRouter(context);
 	screenGatewayPackets(client, (t, d) => talk.onPacket(t, d));

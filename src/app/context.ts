@@ -2,6 +2,7 @@ import type { Client } from 'discord.js';
 import type { AccountRepository } from '../accounts/accountRepository.js';
 import type { Admission } from '../admission/admission.js';
 import type { AutomodRuleCache } from '../automod/ruleCache.js';
+import type { ServerFacts } from '../discord/serverFacts.js';
 import type { Config } from '../config/config.js';
 import type { ConversationRepository } from '../conversations/conversationRepository.js';
 import type { FlagRepository } from '../moderation/flagRepository.js';
@@ -39,6 +40,8 @@ export interface BotContext {
 	readonly metrics: Metrics;
 	/** Each server's AutoMod rules, applied to prompts and answers where Veil has Manage Server. */
 	readonly automod: AutomodRuleCache;
+	/** Servers' roles, overwrites and channels, kept between the messages that talk to Veil. */
+	readonly serverFacts: ServerFacts;
 	/** The counts behind /usage: each ask, per server and day, and per member. */
 	readonly usage: UsageCounts;
 }

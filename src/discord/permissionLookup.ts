@@ -17,14 +17,45 @@ const channelsSchema = z.array(
 	}),
 );
 
-interface GuildFacts {
+export interface GuildFacts {
 	readonly ownerId: string;
 	readonly roles: readonly RoleFacts[];
 }
 
-interface MemberFacts {
+export interface MemberFacts {
 	readonly roleIds: readonly string[];
 	readonly timedOutUntil: Date | null;
+}
+
+/** Every channel's overwrites, by channel id. */
+export type Overwrites = ReadonlyMap<string, readonly OverwriteFacts[]>;
+
+/** Where a {@link PermissionLookup} reads a server's facts from. */
+export interface FactSource {
+	guild(): Promise<GuildFacts>;
+	/**
+	 * Every channel's overwrites in one call. Discord leaves out the channels Veil cannot view: their overwrites
+	 * stay unknown, and only the owner and administrators count as able to act there.
+	 */
+	overwrites(): Promise<Overwrites>;
+	member(userId: string): Promise<MemberFacts>;
+}
+
+/** A server's facts read over REST, each call a request (ServerFacts keeps them between messages). */
+export function readFacts(rest: REST, guildId: string): FactSource {
+	const get = async <T>(route: `/${string}`, schema: z.ZodType<T>, what: string): Promise<T> => {
+		const parsed = schema.safeParse(await rest.get(route));
+		if (!parsed.success) throw new Error(`Discord sent a ${what} Veil could not read`);
+		return parsed.data;
+	};
+	return {
+		guild: () => get(Routes.guild(guildId), guildSchema, 'guild').then((guild) => ({ ownerId: guild.owner_id, roles: guild.roles })),
+		overwrites: () =>
+			get(Routes.guildChannels(guildId), channelsSchema, 'channel list').then(
+				(channels) => new Map(channels.map((channel) => [channel.id, channel.permission_overwrites ?? []])),
+			),
+		member: (userId) => get(Routes.guildMember(guildId, userId), memberSchema, 'member').then(toMemberFacts),
+	};
 }
 
 /**
@@ -55,17 +86,26 @@ interface KnownChannelPermissions {
  * discord.js's caches (which may be turned off). Each fact is fetched once, at first need: make one per interaction.
  */
 export class PermissionLookup {
-	readonly #rest: REST;
+	readonly #source: FactSource;
 	readonly #guildId: string;
 	readonly #userId: string;
 	readonly #botId: string;
 	#guild: Promise<GuildFacts> | undefined;
-	#channels: Promise<ReadonlyMap<string, readonly OverwriteFacts[]>> | undefined;
+	#channels: Promise<Overwrites> | undefined;
 	readonly #members = new Map<string, Promise<MemberFacts>>();
 	readonly #known: KnownChannelPermissions | undefined;
 
-	constructor(options: { rest: REST; guildId: string; userId: string; botId: string; member?: MemberFacts; known?: KnownChannelPermissions }) {
-		this.#rest = options.rest;
+	constructor(options: {
+		rest: REST;
+		guildId: string;
+		userId: string;
+		botId: string;
+		member?: MemberFacts;
+		known?: KnownChannelPermissions;
+		/** Where the server's facts come from when not straight from REST (ServerFacts). */
+		source?: FactSource;
+	}) {
+		this.#source = options.source ?? readFacts(options.rest, options.guildId);
 		this.#guildId = options.guildId;
 		this.#userId = options.userId;
 		this.#botId = options.botId;
@@ -103,46 +143,23 @@ export class PermissionLookup {
 	}
 
 	async #permissions(userId: string, channelId: string): Promise<Readonly<PermissionsBitField>> {
-		const [guild, member, channels] = await Promise.all([this.#guildFacts(), this.#memberFacts(userId), this.#channelOverwrites()]);
+		// Each fact read once per lookup, whichever permission asks first.
+		this.#guild ??= this.#source.guild();
+		this.#channels ??= this.#source.overwrites();
+		let member = this.#members.get(userId);
+		if (!member) {
+			member = this.#source.member(userId);
+			this.#members.set(userId, member);
+		}
+		const [guild, facts, channels] = await Promise.all([this.#guild, member, this.#channels]);
 		return computeChannelPermissions({
 			guildId: this.#guildId,
 			ownerId: guild.ownerId,
 			roles: guild.roles,
 			memberId: userId,
-			memberRoleIds: member.roleIds,
-			timedOutUntil: member.timedOutUntil,
+			memberRoleIds: facts.roleIds,
+			timedOutUntil: facts.timedOutUntil,
 			overwrites: channels.get(channelId) ?? null,
 		});
-	}
-
-	#guildFacts(): Promise<GuildFacts> {
-		this.#guild ??= this.#get(Routes.guild(this.#guildId), guildSchema, 'guild').then((guild) => ({ ownerId: guild.owner_id, roles: guild.roles }));
-		return this.#guild;
-	}
-
-	#memberFacts(userId: string): Promise<MemberFacts> {
-		let facts = this.#members.get(userId);
-		if (!facts) {
-			facts = this.#get(Routes.guildMember(this.#guildId, userId), memberSchema, 'member').then(toMemberFacts);
-			this.#members.set(userId, facts);
-		}
-		return facts;
-	}
-
-	/**
-	 * Every channel's overwrites in one call. Discord leaves out the channels Veil cannot view: their overwrites
-	 * stay unknown, and only the owner and administrators count as able to act there.
-	 */
-	#channelOverwrites(): Promise<ReadonlyMap<string, readonly OverwriteFacts[]>> {
-		this.#channels ??= this.#get(Routes.guildChannels(this.#guildId), channelsSchema, 'channel list').then(
-			(channels) => new Map(channels.map((channel) => [channel.id, channel.permission_overwrites ?? []])),
-		);
-		return this.#channels;
-	}
-
-	async #get<T>(route: `/${string}`, schema: z.ZodType<T>, what: string): Promise<T> {
-		const parsed = schema.safeParse(await this.#rest.get(route));
-		if (!parsed.success) throw new Error(`Discord sent a ${what} Veil could not read`);
-		return parsed.data;
 	}
 }

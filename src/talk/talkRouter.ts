@@ -23,15 +23,6 @@ const PERMISSION_NAMES = new Map<bigint, MessageKey>([
 	[PermissionFlagsBits.ReadMessageHistory, 'members.permissions.ReadMessageHistory'],
 ]);
 
-const channelSchema = z.object({
-	id: z.string(),
-	type: z.number(),
-	name: z.string().nullish(),
-	parent_id: z.string().nullish(),
-	owner_id: z.string().nullish(),
-	thread_metadata: z.object({ archived: z.boolean() }).optional(),
-});
-
 const deletedSchema = z.object({ id: z.string(), channel_id: z.string() });
 const bulkDeletedSchema = z.object({ ids: z.array(z.string()), channel_id: z.string() });
 const threadSchema = z.object({ id: z.string(), thread_metadata: z.object({ archived: z.boolean() }).optional() });
@@ -161,13 +152,14 @@ export class TalkRouter {
 			return { guildId: null, channelId: message.channel_id, parentId: undefined, botPermissions: null, locale: SOURCE_LOCALE, ...NOT_LIMITED_APART };
 		}
 		const { rest } = this.ctx.client;
-		const channel = channelSchema.parse(await rest.get(Routes.channel(message.channel_id)));
+		const facts = this.ctx.serverFacts;
+		const channel = await facts.channel(guildId, message.channel_id);
 		const thread = THREAD_TYPES.has(channel.type);
 		const parentId = thread ? (channel.parent_id ?? undefined) : undefined;
 		if (channel.thread_metadata?.archived) return undefined;
 		// The author's roles come with the message (MESSAGE_CREATE's `member`): their permissions cost no request more.
 		const member = memberFactsFromPayload(message.member);
-		const lookup = new PermissionLookup({ rest, guildId, userId: message.author.id, botId, member });
+		const lookup = new PermissionLookup({ rest, guildId, userId: message.author.id, botId, member, source: facts.source(guildId) });
 		const [settings, permissions, memberPermissions] = await Promise.all([
 			this.ctx.settings.getRecent(guildId).catch(() => undefined),
 			lookup.botIn(parentId ?? message.channel_id),
@@ -229,8 +221,8 @@ export class TalkRouter {
 			if (list.success) for (const role of list.data) roles.set(role.id, role.name);
 		}
 		for (const id of named.channels.slice(0, 5)) {
-			const channel = channelSchema.safeParse(await this.ctx.client.rest.get(Routes.channel(id)).catch(() => undefined));
-			if (channel.success && channel.data.name) channels.set(id, channel.data.name);
+			const channel = await this.ctx.serverFacts.channel(guildId, id).catch(() => undefined);
+			if (channel?.name) channels.set(id, channel.name);
 		}
 		return { roles, channels };
 	}

@@ -185,6 +185,31 @@ describe('where Veil may not answer', () => {
 		expect(upstream.requests.length).toBe(before + 1);
 		expect(discord.channelMessages(channelId).filter((sent) => sent.author.id === discord.bot.id)).toEqual([]);
 	});
+
+	it('reads a server’s roles and channels once for a run of mentions, and again once Discord says they changed', async () => {
+		const { discord } = harness();
+		const guild = discord.addGuild();
+		const channelId = guild.channels[0]?.id as string;
+		const member = makeUser('regular');
+		const reads = () =>
+			discord.requests.filter(
+				(request) => request.method === 'GET' && (request.path.startsWith(`/guilds/${guild.id}`) || request.path === `/channels/${channelId}`),
+			).length;
+		await repliesTo(discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> first` }));
+		const afterFirst = reads();
+		expect(afterFirst).toBeGreaterThan(0);
+		await repliesTo(discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> second` }));
+		expect(reads()).toBe(afterFirst);
+		// The channel's overwrites change (CHANNEL_UPDATE): they are read again, and still let Veil answer.
+		discord.setChannelOverwrites(channelId, [{ id: guild.id, type: 0, allow: 0n, deny: PermissionFlagsBits.AddReactions }]);
+		await repliesTo(discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> third` }));
+		expect(reads()).toBeGreaterThan(afterFirst);
+		// Veil's role loses Send Messages (GUILD_ROLE_UPDATE): the next mention is not answered, and the member is told.
+		discord.setBotPermissions(guild.id, PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory);
+		discord.postAsMember({ user: member, channelId, content: `<@${discord.bot.id}> fourth` });
+		await discord.waitUntil(() => discord.directMessages(member.id).some((sent) => sent.content.includes('Send Messages')), 'the DM');
+		expect(discord.channelMessages(channelId).filter((sent) => sent.author.id === discord.bot.id)).toHaveLength(3);
+	});
 });
 
 describe('/settings mentions', () => {

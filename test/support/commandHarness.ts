@@ -19,6 +19,7 @@ import type { BotContext } from '../../src/app/context.js';
 import { InteractionRouter } from '../../src/app/interactionRouter.js';
 import { buildRegistry } from '../../src/app/registry.js';
 import { AutomodRuleCache } from '../../src/automod/ruleCache.js';
+import { ServerFacts } from '../../src/discord/serverFacts.js';
 import { parseConfig } from '../../src/config/config.js';
 import { ConversationRepository } from '../../src/conversations/conversationRepository.js';
 import { AnswerRatings } from '../../src/conversations/answerRatings.js';
@@ -107,6 +108,7 @@ export async function startCommandHarness(): Promise<CommandHarness> {
 		client,
 		metrics: new Metrics(),
 		automod: new AutomodRuleCache(client.rest, logger),
+		serverFacts: new ServerFacts({ rest: client.rest, botId: () => BOT_ID }),
 		admission: new Admission({
 			concurrency: config.askConcurrency,
 			queueMax: config.askQueueMax,
