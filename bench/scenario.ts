@@ -201,10 +201,13 @@ export class BotBench {
 		for (const guild of this.#guilds) this.#emulator.setBotPermissions(guild.id, DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.SendMessagesInThreads);
 	}
 
-	/** `count` threads started by members in the servers' first channels, round the servers; then the bot is let go idle. */
-	async openThreads(count: number): Promise<string[]> {
+	/**
+	 * `count` threads started by members in the first channels of the first `servers` servers (all of them unless
+	 * given), round those servers; then the bot is let go idle.
+	 */
+	async openThreads(count: number, servers = this.#guilds.length): Promise<string[]> {
 		const threads = Array.from({ length: count }, (_, n) => {
-			const guild = this.#guilds[n % this.#guilds.length] as GuildModel;
+			const guild = this.#guilds[n % Math.min(servers, this.#guilds.length)] as GuildModel;
 			return this.#emulator.startThread(guild.channels[0]?.id as string, `bench thread ${n}`, this.#members[n % this.#members.length]).id;
 		});
 		await this.#running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
@@ -212,7 +215,7 @@ export class BotBench {
 	}
 
 	/** `count` mentions of the bot at `rate` a second, one in each of `threads`: its replies timed, and its CPU. */
-	async mentions(rate: number, threads: readonly string[], log: (line: string) => void): Promise<RateFigures> {
+	async mentions(rate: number, threads: readonly string[], log: (line: string) => void, label = 'mentions in a thread'): Promise<RateFigures> {
 		const running = this.#running;
 		const tracker = new MentionTracker(this.#emulator);
 		try {
@@ -222,11 +225,11 @@ export class BotBench {
 				count: threads.length,
 				members: this.#members,
 				threads,
-				// Each mention waits on six requests held to the client-side 50 a second (see docs/performance.md).
+				// A mention in a server not yet read waits on six requests held to the client-side 50 a second.
 				timeoutMs: 30_000 + threads.length * 150,
 			});
 			const after = await running.sample();
-			log(`  ${this.kind.name}: mentions in a thread, ${rate}/s: ${load.answered}/${threads.length} answered in ${load.seconds.toFixed(1)} s`);
+			log(`  ${this.kind.name}: ${label}, ${rate}/s: ${load.answered}/${threads.length} answered in ${load.seconds.toFixed(1)} s`);
 			for (const kind of load.wrongKinds) log(`    wrong: ${kind}`);
 			await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
 			return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
