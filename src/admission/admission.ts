@@ -30,6 +30,8 @@ interface AdmissionOptions {
 	readonly onLineChange?: (holding: number, waiting: number) => void;
 	/** Told how long each ask waited in line, in ms. */
 	readonly onLineWait?: (ms: number) => void;
+	/** Told how long each call upstream took, in ms, however it ended. */
+	readonly onCallTime?: (ms: number) => void;
 }
 
 /**
@@ -49,8 +51,11 @@ export class Admission {
 	readonly #perMinute: number;
 	readonly #daily: DailyLimit;
 	readonly #acksFirst = new AcksFirst();
+	/** @internal */
+	readonly onCallTime: (ms: number) => void;
 
 	constructor(options: AdmissionOptions) {
+		this.onCallTime = options.onCallTime ?? (() => undefined);
 		this.line = new AskLine({
 			concurrency: options.concurrency,
 			maxWaiting: options.queueMax,
@@ -170,8 +175,10 @@ export class AdmittedAsk {
 	 * work, and a member who has read it must not be told their ask is still running.
 	 */
 	async callUpstream<T>(call: () => Promise<T>): Promise<T> {
+		let started: number | undefined;
 		try {
 			if (!this.#pass.mayProceed()) throw new ServiceDownError();
+			started = performance.now();
 			const value = await call();
 			this.#pass.succeeded();
 			return value;
@@ -181,6 +188,7 @@ export class AdmittedAsk {
 			else this.#pass.abandon();
 			throw error;
 		} finally {
+			if (started !== undefined) this.#admission.onCallTime(performance.now() - started);
 			this.end();
 		}
 	}

@@ -163,6 +163,7 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 			counter: atomic,
 			onLineChange: (holding, waiting) => metrics.setLine(holding, waiting),
 			onLineWait: (ms) => metrics.observeLineWait(ms / 1000),
+			onCallTime: (ms) => metrics.observeGeneration(ms / 1000),
 			...options.admission,
 		}),
 	};

@@ -2,15 +2,15 @@ import type { AdmittedAsk } from '../admission/admission.js';
 import type { Ticket } from '../admission/askLine.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
 import type { InteractionContext } from '../app/context.js';
-import { blockedPromptMessage, holdingRule, matchContextOf, screenPrompt } from '../automod/applyRules.js';
-import { buildContents, type Turn } from '../conversations/buildContents.js';
+import { blockedPromptMessage, judgeWithRules, matchContextOf, screenPrompt } from '../automod/applyRules.js';
+import { contentsFor, type Turn } from '../conversations/buildContents.js';
 import { MessageFlags } from 'discord.js';
 import { answerAlone } from '../discord/answers.js';
 import { automodRefusalOf } from '../discord/automodRefusal.js';
 import { readAttachments } from '../files/readAttachments.js';
 import { t } from '../i18n/translate.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
-import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
+import type { Verdict } from '../generation/safetyVerdict.js';
 import { heldReasonOf, type UsageOutcome } from '../usage/usageOutcome.js';
 import { countAsk, type AskProgress } from '../usage/countAsk.js';
 import {
@@ -232,7 +232,7 @@ async function generate(
 ): Promise<GenerationResponse> {
 	const asked: Turn | string = files ? { role: 'user', text: question.prompt, files } : question.prompt;
 	// A lone ask goes without roles; standing instructions go first, as turns, and then every turn has a role.
-	const input = question.history || instructions !== undefined ? buildContents(question.history ?? [], asked, instructions) : asked;
+	const input = contentsFor(question.history, asked, instructions);
 	ctx.log.debug(
 		{ linked: account !== undefined, promptLength: question.prompt.length, turns: Array.isArray(input) ? input.length : 1 },
 		'asking the model',
@@ -241,11 +241,8 @@ async function generate(
 	const offer = question.regenerating ? undefined : offerCancel(interaction, running, ctx);
 	try {
 		return await admission.callUpstream(() => {
-			const started = performance.now();
 			running.stage = 'generating';
-			return ctx.generation
-				.generate(input, { credentials: account?.credentials, signal: ctx.signal })
-				.finally(() => ctx.metrics.observeGeneration((performance.now() - started) / 1000));
+			return ctx.generation.generate(input, { credentials: account?.credentials, signal: ctx.signal });
 		});
 	} finally {
 		// From here Cancel is too late; an offer still on its way lands before the answer does.
@@ -255,10 +252,8 @@ async function generate(
 }
 
 /** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules on the answer's text. */
-async function judge(interaction: AskInteraction, response: GenerationResponse, { rules }: Gathered, ctx: InteractionContext): Promise<Verdict> {
-	const verdict = judgeResponse(response);
-	const heldBy = verdict.kind === 'shown' && rules ? await holdingRule(rules.server, verdict.text, interaction, rules.context, ctx) : undefined;
-	return heldBy ? holdByRule(response, heldBy) : verdict;
+function judge(interaction: AskInteraction, response: GenerationResponse, { rules }: Gathered, ctx: InteractionContext): Promise<Verdict> {
+	return judgeWithRules(response, rules, interaction, ctx);
 }
 
 /**

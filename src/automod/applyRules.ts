@@ -6,9 +6,16 @@ import type { Logger } from '../logging/logger.js';
 import { inlineKeyword } from '../moderation/flagLabels.js';
 import { serverLocaleOf } from '../moderation/serverLocale.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';
-import { TOO_COSTLY_KEYWORD, type RuleHold } from '../generation/safetyVerdict.js';
+import type { GenerationResponse } from '../generation/generationResponse.js';
+import { holdByRule, judgeResponse, TOO_COSTLY_KEYWORD, type RuleHold, type Verdict } from '../generation/safetyVerdict.js';
 import type { AutomodRuleCache, ServerRules } from './ruleCache.js';
 import type { MatchContext, RuleMatch } from './ruleMatcher.js';
+
+/** A server's rules as an ask meets them: the rules, and the asker's roles and channel their exemptions are read against. */
+export interface AppliedRules {
+	readonly server: ServerRules;
+	readonly context: MatchContext;
+}
 
 /** What the rules read of an ask's interaction: who asked, with their roles, and where. */
 type AskedBy = Pick<BaseInteraction, 'member' | 'channelId' | 'user' | 'guildId' | 'guildLocale'>;
@@ -68,6 +75,18 @@ export async function screenPrompt(
 export function blockedPromptMessage(match: RuleMatch | TooCostly, locale: SupportedLocale): string {
 	if ('tooCostly' in match) return t(locale, 'members.automod.tooCostly');
 	return match.customMessage ?? t(locale, 'members.automod.promptBlocked', { ruleName: escapeMarkdown(match.ruleName) });
+}
+
+/** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules, if any, on the answer's text. */
+export async function judgeWithRules(
+	response: GenerationResponse,
+	rules: AppliedRules | undefined,
+	interaction: AskedBy,
+	deps: AlertDeps,
+): Promise<Verdict> {
+	const verdict = judgeResponse(response);
+	const heldBy = verdict.kind === 'shown' && rules ? await holdingRule(rules.server, verdict.text, interaction, rules.context, deps) : undefined;
+	return heldBy ? holdByRule(response, heldBy) : verdict;
 }
 
 /** The first rule an answer's text matches, as a hidden verdict names it; a rule too costly to read holds it too. */

@@ -123,6 +123,14 @@ export function instructionTurns(instructions: string): readonly Turn[] {
 }
 
 /**
+ * What an ask sends: a lone prompt without roles; in a conversation (`history`, empty for its first turn asked
+ * again) or with standing instructions, the turns of {@link buildContents}, each with its role.
+ */
+export function contentsFor(history: readonly Turn[] | undefined, prompt: string | Turn, instructions: string | undefined): string | Turn | Turn[] {
+	return history !== undefined || instructions !== undefined ? buildContents(history ?? [], prompt, instructions) : prompt;
+}
+
+/**
  * The turns of a follow-up's body, or of an ask with standing instructions: the instructions first (never
  * trimmed), then as much of `history` as fits beside them and the new prompt, then the prompt as the last user turn
  * with its files. The new files are sent whole (they have caps of their own) and take nothing from the history's

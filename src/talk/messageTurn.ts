@@ -6,13 +6,13 @@ import type { KeyedLock } from '../storage/keyedLock.js';
 import type { BotContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
 import { OUTSIDE_SCOPE } from '../app/place.js';
-import { blockedPromptMessage, holdingRule, screenPrompt } from '../automod/applyRules.js';
-import { buildContents, type Turn } from '../conversations/buildContents.js';
+import { blockedPromptMessage, judgeWithRules, screenPrompt } from '../automod/applyRules.js';
+import { contentsFor, type Turn } from '../conversations/buildContents.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
 import { VeilError } from '../errors/veilError.js';
 import { readAttachments, type FileText } from '../files/readAttachments.js';
 import { candidateText, type GenerationResponse } from '../generation/generationResponse.js';
-import { holdByRule, judgeResponse, type Verdict } from '../generation/safetyVerdict.js';
+import type { Verdict } from '../generation/safetyVerdict.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { render, t } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
@@ -182,18 +182,9 @@ async function turnOnce(
 		}
 		const history = conversation?.turns ?? [];
 		const turn: Turn | string = files ? { role: 'user', text: prompt, files } : prompt;
-		const input = history.length > 0 || instructions !== undefined ? buildContents(history, turn, instructions) : turn;
-		const response = await admission.callUpstream(() => {
-			const started = performance.now();
-			return deps.generation
-				.generate(input, { credentials: account?.credentials, signal: deps.signal })
-				.finally(() => deps.metrics.observeGeneration((performance.now() - started) / 1000));
-		});
-		let verdict: Verdict = judgeResponse(response);
-		if (verdict.kind === 'shown' && rules) {
-			const heldBy = await holdingRule(rules, verdict.text, asked as never, context, deps);
-			if (heldBy) verdict = holdByRule(response, heldBy);
-		}
+		const input = contentsFor(history.length > 0 ? history : undefined, turn, instructions);
+		const response = await admission.callUpstream(() => deps.generation.generate(input, { credentials: account?.credentials, signal: deps.signal }));
+		const verdict = await judgeWithRules(response, rules && { server: rules, context }, asked as never, deps);
 		stopTyping();
 		if (verdict.kind === 'shown') {
 			const parts = answerMessages(verdict.text, verdict.cutShort, place.locale);

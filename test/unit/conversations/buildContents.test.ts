@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
 	buildContents,
+	contentsFor,
 	CHARACTER_LIMIT,
 	seenBy,
 	trimHistory,
@@ -188,6 +189,19 @@ describe('buildContents', () => {
 			fc.property(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 3000 }), prompt, (count, size, asked) => {
 				const kept = buildContents(exchanges(count, size), asked).slice(0, -1);
 				expect(kept.length % 2).toBe(0);
+			}),
+		);
+	});
+});
+
+describe('contentsFor', () => {
+	it('sends a lone prompt as it is, and with a conversation or instructions every turn with its role', () => {
+		fc.assert(
+			fc.property(fc.string(), fc.option(fc.string(), { nil: undefined }), fc.boolean(), (prompt, instructions, inConversation) => {
+				const history = inConversation ? [] : undefined;
+				const sent = contentsFor(history, prompt, instructions);
+				if (history === undefined && instructions === undefined) expect(sent).toBe(prompt);
+				else expect(sent).toEqual(buildContents([], prompt, instructions));
 			}),
 		);
 	});
