@@ -10,14 +10,14 @@ export class PausableProxy {
 	readonly #pairs: Set<[Socket, Socket]>;
 	#paused = false;
 
-	readonly #held: Array<{ upstream: Socket; chunk: Buffer }>;
+	readonly #held: Array<{ pair: [Socket, Socket]; chunk: Buffer }>;
 	readonly #heldFrom: { current: string | undefined };
 
 	private constructor(
 		server: Server,
 		port: number,
 		pairs: Set<[Socket, Socket]>,
-		held: Array<{ upstream: Socket; chunk: Buffer }>,
+		held: Array<{ pair: [Socket, Socket]; chunk: Buffer }>,
 		heldFrom: { current: string | undefined },
 	) {
 		this.#server = server;
@@ -40,12 +40,28 @@ export class PausableProxy {
 		let paused = () => false;
 		let pauseAll = () => {};
 		// Bytes a client sent from the moment the proxy paused, each to go on to its server at resume().
-		const held: Array<{ upstream: Socket; chunk: Buffer }> = [];
+		const held: Array<{ pair: [Socket, Socket]; chunk: Buffer }> = [];
 		const heldFrom: { current: string | undefined } = { current: undefined };
 		const server = createServer((client) => {
-			const upstream = createConnection(target);
-			const pair: [Socket, Socket] = [client, upstream];
+			const pair: [Socket, Socket] = [client, createConnection(target)];
 			pairs.add(pair);
+			const end = () => {
+				client.destroy();
+				pair[1].destroy();
+				pairs.delete(pair);
+			};
+			// A server that closes a connection left idle while the proxy holds its client's bytes (an HTTP server's
+			// keep-alive time-out) gets them on a new one at resume(): a pause is silence, never a lost request.
+			const connect = (upstream: Socket) => {
+				pair[1] = upstream;
+				upstream.pipe(client, { end: false });
+				upstream.on('error', () => undefined).on('close', () => {
+					if (pair[1] !== upstream || client.destroyed) return;
+					if (paused()) connect(createConnection(target));
+					else end();
+				});
+			};
+			connect(pair[1]);
 			if (paused()) client.pause();
 			client.on('data', (chunk: Buffer) => {
 				if (heldFrom.current !== undefined && chunk.includes(heldFrom.current)) {
@@ -53,20 +69,13 @@ export class PausableProxy {
 					pauseAll();
 				}
 				if (paused()) {
-					held.push({ upstream, chunk });
+					held.push({ pair, chunk });
 					client.pause();
 				} else {
-					upstream.write(chunk);
+					pair[1].write(chunk);
 				}
 			});
-			upstream.pipe(client);
-			const end = () => {
-				client.destroy();
-				upstream.destroy();
-				pairs.delete(pair);
-			};
 			client.on('error', end).on('close', end);
-			upstream.on('error', end).on('close', end);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const address = server.address();
@@ -86,7 +95,7 @@ export class PausableProxy {
 	resume(): void {
 		this.#paused = false;
 		this.#heldFrom.current = undefined;
-		for (const { upstream, chunk } of this.#held.splice(0)) upstream.write(chunk);
+		for (const { pair, chunk } of this.#held.splice(0)) pair[1].write(chunk);
 		for (const [client] of this.#pairs) client.resume();
 	}
 
