@@ -55,11 +55,13 @@ export class PausableProxy {
 			const connect = (upstream: Socket) => {
 				pair[1] = upstream;
 				upstream.pipe(client, { end: false });
-				upstream.on('error', () => undefined).on('close', () => {
-					if (pair[1] !== upstream || client.destroyed) return;
-					if (paused()) connect(createConnection(target));
-					else end();
-				});
+				upstream
+					.on('error', () => undefined)
+					.on('close', () => {
+						if (pair[1] !== upstream || client.destroyed) return;
+						if (paused()) connect(createConnection(target));
+						else end();
+					});
 			};
 			connect(pair[1]);
 			if (paused()) client.pause();
