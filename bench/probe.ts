@@ -2,13 +2,15 @@
  * Preloaded (`node --expose-gc --import dist/bench/probe.js …`) into each bot the bench runs, Veil and the bare
  * bot alike: it answers the bench's questions over the IPC channel and otherwise stays out of the way.
  *
- * - `{ type: 'sample' }` → CPU used since the start (µs) and the RSS now: cheap enough to ask every 50 ms.
+ * - `{ type: 'sample' }` → CPU used since the start (µs; the main thread's apart, and the garbage collector's
+ *   pauses) and the RSS now: cheap enough to ask every 50 ms.
  * - `{ type: 'measure' }` → the same after two full garbage collections, with the V8 heap then in use.
  * - `{ type: 'snapshot', path }` → a heap snapshot written to `path` (the soak's `--snapshots`), then the sample.
  *
  * It also counts the process warnings by name (a MaxListenersExceededWarning among them).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import type { ProbeReply, ProbeRequest } from './probeProtocol.js';
@@ -17,6 +19,29 @@ const warnings: Record<string, number> = {};
 process.on('warning', (warning) => {
 	warnings[warning.name] = (warnings[warning.name] ?? 0) + 1;
 });
+
+// Every pause of the main thread for the garbage collector (scavenges and the main thread's part of a full
+// collection); the concurrent marking and sweeping of V8's own threads shows in the CPU off the main thread instead.
+const gc = { micros: 0, pauses: 0 };
+new PerformanceObserver((list) => {
+	for (const entry of list.getEntries()) {
+		gc.micros += entry.duration * 1000;
+		gc.pauses += 1;
+	}
+}).observe({ entryTypes: ['gc'] });
+
+/** User + system CPU of the main thread (its task has the process's id), from Linux's /proc; undefined elsewhere. */
+function mainThreadMicros(): number | undefined {
+	try {
+		const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+		// After the command's name (in parentheses, which may hold spaces): utime and stime are fields 14 and 15.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		// Clock ticks of 10 ms (USER_HZ is 100 on Linux).
+		return (Number(fields[11]) + Number(fields[12])) * 10_000;
+	} catch {
+		return undefined;
+	}
+}
 
 const collect = (globalThis as { gc?: () => void }).gc;
 
@@ -58,6 +83,9 @@ process.on('message', async (message: ProbeRequest) => {
 	const reply: ProbeReply = {
 		id: message.id,
 		cpuMicros: cpu.user + cpu.system,
+		mainThreadMicros: mainThreadMicros(),
+		gcPauseMicros: gc.micros,
+		gcPauses: gc.pauses,
 		rss: memory?.rss ?? process.memoryUsage.rss(),
 		heapUsed: memory?.heapUsed,
 		warnings: { ...warnings },

@@ -35,7 +35,14 @@ export function pooled(figures: BotFigures, index: number): RateFigures {
 		ackMs: phases.flatMap((f) => f.load.ackMs),
 		completionMs: phases.flatMap((f) => f.load.completionMs),
 	};
-	return { rate: (phases[0] as RateFigures).rate, load, cpuMicros: phases.reduce((sum, f) => sum + f.cpuMicros, 0) };
+	const mainThread = phases.map((f) => f.mainThreadMicros);
+	return {
+		rate: (phases[0] as RateFigures).rate,
+		load,
+		cpuMicros: phases.reduce((sum, f) => sum + f.cpuMicros, 0),
+		mainThreadMicros: mainThread.includes(undefined) ? undefined : mainThread.reduce<number>((sum, micros) => sum + (micros ?? 0), 0),
+		gcPauseMicros: phases.reduce((sum, f) => sum + (f.gcPauseMicros ?? 0), 0),
+	};
 }
 
 const ratio = (veil: number, bare: number) => (bare > 0 && Number.isFinite(veil / bare) ? `${(veil / bare).toFixed(2)}×` : '—');
@@ -59,8 +66,9 @@ function overheads(figures: RateFigures, upstreamMs: number): number[] {
 }
 
 const answersPerSecond = (figures: RateFigures) => figures.load.answered / figures.load.seconds;
-const cpuPerAskMs = (figures: readonly RateFigures[]) =>
-	figures.reduce((sum, f) => sum + f.cpuMicros, 0) / 1000 / figures.reduce((sum, f) => sum + f.load.offered, 0);
+/** A share of each phase's CPU (all of it by default) per ask offered, in ms, over the phases together. */
+const cpuPerAskMs = (figures: readonly RateFigures[], part: (f: RateFigures) => number = (f) => f.cpuMicros) =>
+	figures.reduce((sum, f) => sum + part(f), 0) / 1000 / figures.reduce((sum, f) => sum + f.load.offered, 0);
 
 /** The side-by-side table of one run, every figure for both bots and the ratio, with the issue's targets. */
 export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstreamMs: number; guildsFirst: number; guildsThen: number }): Row[] {
@@ -149,6 +157,24 @@ export function buildRows(bare: BotFigures, veil: BotFigures, options: { upstrea
 	const cpuB = cpuPerAskMs(bareRates);
 	const cpuV = cpuPerAskMs(veilRates);
 	add('CPU per ask, all rates', cpuB, cpuV, ' ms', verdict(cpuV <= 1.2 * cpuB, '≤ 1.2×'));
+	// Where it went: the main thread (the bot's own code, and the collector's pauses of it), and the rest: V8's
+	// threads (concurrent marking, sweeping, compiling) and libuv's (SQLite).
+	if ([...bareRates, ...veilRates].every((f) => f.mainThreadMicros !== undefined)) {
+		const mainThread = (f: RateFigures) => f.mainThreadMicros ?? 0;
+		add('  of which on the main thread', cpuPerAskMs(bareRates, mainThread), cpuPerAskMs(veilRates, mainThread), ' ms');
+		add(
+			'  of which on other threads',
+			cpuPerAskMs(bareRates, (f) => f.cpuMicros - mainThread(f)),
+			cpuPerAskMs(veilRates, (f) => f.cpuMicros - mainThread(f)),
+			' ms',
+		);
+	}
+	add(
+		'  GC pauses of the main thread, per ask',
+		cpuPerAskMs(bareRates, (f) => f.gcPauseMicros ?? 0),
+		cpuPerAskMs(veilRates, (f) => f.gcPauseMicros ?? 0),
+		' ms',
+	);
 
 	// `--rates=`: the slow phase was not run.
 	if (!(veil.slow as Partial<BotFigures['slow']>).load) return rows;

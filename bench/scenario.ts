@@ -35,6 +35,9 @@ export interface RateFigures {
 	load: LoadResult;
 	/** CPU the bot used from the first dispatch to the last answer, in µs. */
 	cpuMicros: number;
+	/** Of that, its main thread's (where /proc tells), and the garbage collector's pauses of the main thread. */
+	mainThreadMicros?: number | undefined;
+	gcPauseMicros?: number;
 }
 
 /** What the slow-upstream phase saw. */
@@ -193,7 +196,14 @@ export class BotBench {
 		for (const kind of load.wrongKinds) log(`    wrong: ${kind}`);
 		await running.waitForIdle({ windowMs: 500, timeoutMs: 60_000 });
 		this.#tracker.forget();
-		return { rate, load, cpuMicros: after.cpuMicros - before.cpuMicros };
+		return {
+			rate,
+			load,
+			cpuMicros: after.cpuMicros - before.cpuMicros,
+			mainThreadMicros:
+				after.mainThreadMicros === undefined || before.mainThreadMicros === undefined ? undefined : after.mainThreadMicros - before.mainThreadMicros,
+			gcPauseMicros: after.gcPauseMicros - before.gcPauseMicros,
+		};
 	}
 
 	/** Lets the bot send messages in threads in every server (Discord's default role does not), before it starts. */
