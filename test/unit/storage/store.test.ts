@@ -159,6 +159,9 @@ describe('a busy process and the store bound', () => {
 			// Once read, the statement is prepared: the next read goes to SQLite's thread at once, before the loop is held.
 			await store.get('accounts', 'member');
 			const reading = store.get('accounts', 'member');
+			// The read reaches SQLite's thread a few promise steps in: those run now, and no turn of the loop with them
+			// (a turn could take the answer before the bound runs out, and test nothing).
+			for (let step = 0; step < 32; step++) await Promise.resolve();
 			// The loop held well past the bound, as a burst of asks holds it: SQLite's thread answers meanwhile. The main
 			// thread sleeps rather than spins, so on a machine busy with other test files SQLite's thread gets a core.
 			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
