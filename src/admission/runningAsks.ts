@@ -23,20 +23,25 @@ export type CancelOutcome =
 /** One running ask: the signal its line and its call take, and where it is. */
 export class RunningAsk {
 	readonly #controller = new AbortController();
-	readonly signal: AbortSignal;
+	/** Aborts with the interaction's signal (the process stopping), or when Cancel stops the ask. */
+	readonly signal = this.#controller.signal;
 	stage: AskStage = 'waiting';
 	/** Where Cancel found it; undefined: not cancelled. */
 	cancelledAt: AskStage | undefined;
 	/** Whether its message carries Cancel now (so a press may have come in another process; see askCancel.ts). */
 	offeredCancel = false;
+	#cancelled = false;
 
 	constructor(parent: AbortSignal) {
-		this.signal = AbortSignal.any([parent, this.#controller.signal]);
+		// One listener rather than AbortSignal.any, which on Node 20 ties the signals it joins with weak references the
+		// collector must process, on every ask, for the same outcome: the first abort's reason wins.
+		if (parent.aborted) this.#controller.abort(parent.reason);
+		else parent.addEventListener('abort', () => this.#controller.abort(parent.reason), { once: true });
 	}
 
 	/** Whether Cancel stopped it. */
 	get cancelled(): boolean {
-		return this.#controller.signal.aborted;
+		return this.#cancelled;
 	}
 
 	/** Whether the service had been called when Cancel stopped it: then the ask still counts. */
@@ -47,7 +52,8 @@ export class RunningAsk {
 	/** @internal */
 	cancel(): CancelOutcome {
 		if (this.stage === 'delivering') return { kind: 'tooLate' };
-		if (!this.#controller.signal.aborted) {
+		if (!this.#cancelled) {
+			this.#cancelled = true;
 			this.cancelledAt = this.stage;
 			this.#controller.abort(new AskCancelledError());
 		}

@@ -6,5 +6,7 @@ const ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 
 /** A random id of `length` characters (5 bits each) that says nothing about any other id. */
 export function randomId(length: number): string {
-	return [...randomBytes(length)].map((byte) => ID_ALPHABET[byte & 31]).join('');
+	let id = '';
+	for (const byte of randomBytes(length)) id += ID_ALPHABET[byte & 31];
+	return id;
 }
