@@ -263,8 +263,9 @@ export async function startBot(config: Config, options: BotOptions): Promise<Run
 					await router.drain(1500);
 				}
 				await talk.drain();
-				// Every ask ended above is counted; its counts wait in memory for a batch (usageCounts.ts): written now.
-				await context.usage.flush();
+				// Every ask ended above is counted, and its conversation on its way (an ask ends once its answer is out): both
+				// wait in memory for a batch (writeBatch.ts), written now.
+				await Promise.all([context.usage.flush(), context.conversations.flush()]);
 				await closeAll();
 				logger.info('stopped');
 			})();

@@ -1,4 +1,4 @@
-import { MessageFlags, type Message } from 'discord.js';
+import { MessageFlags, type InteractionWebhook, type Message } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
 import { newConversationId } from '../conversations/conversationRepository.js';
@@ -11,6 +11,7 @@ import type { FlagRecord } from '../moderation/flagRepository.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import type { Review } from '../app/place.js';
+import type { Logger } from '../logging/logger.js';
 import type { AskInteraction, Gathered } from './askRequest.js';
 import { answerButtonRows } from './answerButtons.js';
 import { continueInThreadButton } from './continueInThread.js';
@@ -21,9 +22,9 @@ type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
 
 /**
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying its buttons
- * (answerButtons.ts: Follow up, Regenerate, the votes) for the conversation saved with it. The save starts before the answer goes out (Discord shows the button
- * before the bot hears back, and a quick press's read waits for the save), but the member does not wait for it:
- * should it fail, the button is taken off again. A longer answer's last message alone waits for it. Throws what
+ * (answerButtons.ts: Follow up, Regenerate, the votes) for the conversation saved with it. The save starts before
+ * the answer goes out (Discord shows the button before the bot hears back, and a quick press's read waits for the
+ * save), but neither the member nor the ask waits for it: should it fail, the button is taken off again. A longer answer's last message alone waits for it. Throws what
  * Discord refused a part with; a refusal of its AutoMod (see BlockedByAutomod) once what went out is taken back.
  */
 export async function showAnswer(interaction: AskInteraction, verdict: ShownVerdict, gathered: Gathered, ctx: InteractionContext): Promise<void> {
@@ -55,12 +56,10 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 	try {
 		if (rest.length === 0) {
 			await answerInPlace(interaction, withButton(first), ephemeral, ctx.log);
-			if (conversationId !== undefined && !(await saving)) {
-				// The answer is out; should taking the button off fail too, a press of it answers that the conversation expired.
-				await interaction
-					.editReply({ components: [] })
-					.catch((error: unknown) => ctx.log.warn({ err: error }, 'could not take the Follow up button off'));
-			}
+			// The answer is out, and the ask ends (and is counted: a /usage sent the moment it shows counts it) without
+			// waiting for the save. Should the save fail, the buttons come off later; should that fail too, a press
+			// answers that the conversation expired.
+			if (conversationId !== undefined) void takeButtonsOffUnlessSaved(saving, interaction.webhook, ctx.log);
 			return;
 		}
 		await answerInPlace(interaction, first, ephemeral, ctx.log);
@@ -73,6 +72,14 @@ export async function showAnswer(interaction: AskInteraction, verdict: ShownVerd
 			await withdraw(interaction, posted, conversationId !== undefined && (await saving) ? conversationId : undefined, ctx);
 		throw error;
 	}
+}
+
+/** Holds only the interaction's webhook, so the ask's own objects go once its answer is out. */
+async function takeButtonsOffUnlessSaved(saving: Promise<boolean>, webhook: InteractionWebhook, log: Logger): Promise<void> {
+	if (await saving) return;
+	await webhook
+		.editMessage('@original', { components: [] })
+		.catch((error: unknown) => log.warn({ err: error }, 'could not take the Follow up button off'));
 }
 
 /** Regenerate asks the same turn again: not an Ask Veil answer's, whose quoted message is not kept to ask again. */

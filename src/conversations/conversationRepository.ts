@@ -115,6 +115,11 @@ export class ConversationRepository {
 		this.#saves = new WriteBatch(write, { windowMs: SAVE_WINDOW_MS, maxItems: SAVE_BATCH_MAX });
 	}
 
+	/** Writes the saves still waiting for their batch: a process that stops calls it before it closes the store. */
+	flush(): Promise<void> {
+		return this.#saves.flush();
+	}
+
 	/** Saves the conversation after a shown answer (under `id`, or a new one), keeping only the turns a later body could hold. */
 	async save(
 		guildId: string,

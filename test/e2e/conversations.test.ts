@@ -302,14 +302,19 @@ describe('when the conversation cannot be saved', () => {
 	it('still gives the answer, without a Follow up button that would lead nowhere', async () => {
 		// Writers are kept out (readers are not, in write-ahead-log mode): the link is read, the save fails.
 		const lock = await lockSqliteFile(harness().sqliteFile, 'IMMEDIATE');
-		let answer;
+		const asked = harness().discord.slashCommand({
+			name: 'ask',
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'S1: saved nowhere' }],
+			user: asker,
+		});
 		try {
-			answer = await ask(harness(), asker, 'S1: saved nowhere');
+			// The ask ends as its answer goes out; the save fails after, and then the buttons come off.
+			await settled(harness(), asked);
+			await harness().discord.waitUntil(() => buttonsOf(asked.state().original).length === 0, 'the buttons to come off', 10_000);
 		} finally {
 			await lock.release();
 		}
-		expect(answer.original?.content).toBe('Answer to: S1: saved nowhere');
-		expect(buttonsOf(answer.original)).toEqual([]);
+		expect(asked.state().original?.content).toBe('Answer to: S1: saved nowhere');
 		expect(harness().logs.some((line) => line.includes('could not save the conversation'))).toBe(true);
 		// Once the store answers again, answers carry the button as before.
 		expect(followUpIdOf(await ask(harness(), asker, 'S2: saved'))).toMatch(/^ask:followup:/);

@@ -96,8 +96,8 @@ describe('/usage in the sandbox', () => {
 		});
 		await waitForMessage('member', general, (m) => m.usedBy?.command === '/ask' && m.content.includes('How many questions'), "Veil's answer");
 
-		// The ask is counted as its handler ends, once its conversation is saved (within 100 ms of the answer): a /usage
-		// sent the instant the answer shows may come first, and is sent again, a bounded number of times.
+		// The ask is counted as its answer goes out, which the page may show first: a /usage sent the instant the answer
+		// shows may come first, and is sent again, a bounded number of times.
 		let mine: MessageView | undefined;
 		for (let attempt = 1; attempt <= 5 && !mine?.content.includes('**1**'); attempt += 1) {
 			const seen = mine?.id;

@@ -80,6 +80,22 @@ describe('/usage for a member', () => {
 		expect((await usage(harness(), member, { guildId: guild.id })).original?.content).toContain('Questions today in this server: **3**');
 	});
 
+	it('counts an ask the moment its answer shows, though its conversation is still being saved', async () => {
+		const guild = harness().discord.addGuild({ channels: [{ name: 'general' }] });
+		const member = makeUser('quick-usage-member');
+		await harness().linkMember(member.id);
+		const asked = harness().discord.slashCommand({
+			name: 'ask',
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'quick' }],
+			user: member,
+			guildId: guild.id,
+		});
+		// The answer, and nothing after it: the save waits out its batch's window (up to 100 ms) behind it.
+		expect((await asked.waitForAnswer()).original?.content).toBe('Answer to: quick');
+		const lines = ((await usage(harness(), member, { guildId: guild.id })).original?.content ?? '').split('\n');
+		expect(lines[1]).toBe('Questions today in this server: **1**');
+	});
+
 	it('outside Veil servers (a DM, a server without Veil): one count against ASK_USER_PER_DAY, and no account', async () => {
 		const traveller = makeUser('usage-traveller');
 		const elsewhere = harness().discord.addGuild({ name: 'No Veil here', withoutBot: true });

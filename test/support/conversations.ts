@@ -58,6 +58,9 @@ export async function settled(harness: Harness, handle: InteractionHandle): Prom
 	await handle.waitForAnswer(10_000);
 	const finished = (line: string) => line.includes(`"interactionId":"${handle.id}"`) && line.includes('"msg":"interaction handled"');
 	await harness.discord.waitUntil(() => harness.logs.some(finished), `the bot to finish interaction ${handle.id}`, 10_000);
+	// An ask ends once its answer is out, its conversation still waiting for its batch: written now, so what the test
+	// reads next (the SQLite file, another process) finds it, as a Follow up pressed meanwhile would.
+	await harness.bot.context.conversations.flush();
 	return handle.state();
 }
 
