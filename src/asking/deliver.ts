@@ -24,8 +24,9 @@ type HiddenVerdict = Extract<Verdict, { kind: 'hidden' }>;
  * Sends a shown answer in the deferral's place: split like any answer, the last message carrying its buttons
  * (answerButtons.ts: Follow up, Regenerate, the votes) for the conversation saved with it. The save starts before
  * the answer goes out (Discord shows the button before the bot hears back, and a quick press's read waits for the
- * save), but neither the member nor the ask waits for it: should it fail, the button is taken off again. A longer answer's last message alone waits for it. Throws what
- * Discord refused a part with; a refusal of its AutoMod (see BlockedByAutomod) once what went out is taken back.
+ * save), but neither the member nor the ask waits for it: should it fail, the button is taken off again. A longer
+ * answer's last message alone waits for it. Throws what Discord refused a part with; a refusal of its AutoMod (see
+ * BlockedByAutomod) once what went out is taken back.
  */
 export async function showAnswer(interaction: AskInteraction, verdict: ShownVerdict, gathered: Gathered, ctx: InteractionContext): Promise<void> {
 	const { ephemeral } = gathered.question;
