@@ -22,11 +22,10 @@ process.on('warning', (warning) => {
 
 // Every pause of the main thread for the garbage collector (scavenges and the main thread's part of a full
 // collection); the concurrent marking and sweeping of V8's own threads shows in the CPU off the main thread instead.
-const gc = { micros: 0, pauses: 0 };
+const gc = { micros: 0 };
 new PerformanceObserver((list) => {
 	for (const entry of list.getEntries()) {
 		gc.micros += entry.duration * 1000;
-		gc.pauses += 1;
 	}
 }).observe({ entryTypes: ['gc'] });
 
@@ -85,7 +84,6 @@ process.on('message', async (message: ProbeRequest) => {
 		cpuMicros: cpu.user + cpu.system,
 		mainThreadMicros: mainThreadMicros(),
 		gcPauseMicros: gc.micros,
-		gcPauses: gc.pauses,
 		rss: memory?.rss ?? process.memoryUsage.rss(),
 		heapUsed: memory?.heapUsed,
 		warnings: { ...warnings },

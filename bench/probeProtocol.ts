@@ -17,9 +17,8 @@ export interface ProbeReply {
 	cpuMicros: number;
 	/** The main thread's share of it (Linux's /proc; undefined elsewhere): the rest is V8's and libuv's threads. */
 	mainThreadMicros: number | undefined;
-	/** The garbage collector's pauses of the main thread since the start, in microseconds, and how many. */
+	/** The garbage collector's pauses of the main thread since the start, in microseconds. */
 	gcPauseMicros: number;
-	gcPauses: number;
 	rss: number;
 	/** V8 heap in use; only for `measure`, after the collections. */
 	heapUsed?: number;
