@@ -2,6 +2,7 @@ import { ApplicationCommandOptionType, type APIApplicationCommandInteractionData
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, PLAIN_MEMBER_PERMISSIONS, type EmulatorMessage, type GuildModel, type InteractionState } from '../../sandbox/discord/emulator.js';
 import { useHarness, type Harness } from '../support/harness.js';
+import { t } from '../../src/i18n/translate.js';
 import { echoLastPrompt, settled } from '../support/conversations.js';
 import { ADMIN_PERMISSIONS, runSubcommand } from '../support/moderation.js';
 import { sample } from '../support/operators.js';
@@ -80,20 +81,32 @@ describe('/usage for a member', () => {
 		expect((await usage(harness(), member, { guildId: guild.id })).original?.content).toContain('Questions today in this server: **3**');
 	});
 
-	it('counts an ask the moment its answer shows, though its conversation is still being saved', async () => {
-		const guild = harness().discord.addGuild({ channels: [{ name: 'general' }] });
+	it('counts an ask the moment its answer shows, though its conversation is still being saved, wherever it is asked', async () => {
 		const member = makeUser('quick-usage-member');
 		await harness().linkMember(member.id);
-		const asked = harness().discord.slashCommand({
-			name: 'ask',
-			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'quick' }],
-			user: member,
-			guildId: guild.id,
-		});
-		// The answer, and nothing after it: the save waits out its batch's window (up to 100 ms) behind it.
-		expect((await asked.waitForAnswer()).original?.content).toBe('Answer to: quick');
-		const lines = ((await usage(harness(), member, { guildId: guild.id })).original?.content ?? '').split('\n');
-		expect(lines[1]).toBe('Questions today in this server: **1**');
+		const places: Array<{ where: Place; line: 'todayServer' | 'todayOutside'; locale: 'en-US' | 'fr' }> = [
+			{ where: { guildId: harness().discord.addGuild({ channels: [{ name: 'general' }] }).id }, line: 'todayServer', locale: 'en-US' },
+			{ where: { guildId: harness().discord.addGuild({ name: 'No Veil here', withoutBot: true }).id }, line: 'todayOutside', locale: 'fr' },
+			{ where: { guildId: null, installs: ['user'] }, line: 'todayOutside', locale: 'en-US' },
+		];
+		let outside = 0;
+		for (const { where, line, locale } of places) {
+			const asked = harness().discord.slashCommand({
+				name: 'ask',
+				options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'quick' }],
+				user: member,
+				locale,
+				...where,
+			});
+			// The answer, and nothing after it: the save waits out its batch's window (up to 100 ms) behind it.
+			expect((await asked.waitForAnswer()).original?.content).toBe('Answer to: quick');
+			if (line === 'todayOutside') outside += 1;
+			const shown = await harness()
+				.discord.slashCommand({ name: 'usage', options: [], user: member, locale, ...where })
+				.waitForAnswer();
+			const lines = (shown.original?.content ?? '').split('\n');
+			expect(lines[1], `${locale} ${JSON.stringify(where)}`).toBe(t(locale, `usage.mine.${line}`, { asks: line === 'todayServer' ? 1 : outside }));
+		}
 	});
 
 	it('outside Veil servers (a DM, a server without Veil): one count against ASK_USER_PER_DAY, and no account', async () => {
