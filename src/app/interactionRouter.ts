@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageFlags, type ButtonInteraction, type Interaction, type ModalSubmitInteraction, type RepliableInteraction } from 'discord.js';
 import type { BotContext, InteractionContext } from './context.js';
 import { VeilError, type VeilErrorCode } from '../errors/veilError.js';
-import { answerAlone } from '../discord/answers.js';
+import { answerAlone } from '../replies/answerMessages.js';
 import type { FoundHandler, Registry } from './registry.js';
 import { parseCustomId } from '../discord/customId.js';
 import { checkPreconditions } from '../discord/permissions.js';

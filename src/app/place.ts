@@ -12,7 +12,7 @@ import {
 	type RepliableInteraction,
 } from 'discord.js';
 import type { Config } from '../config/config.js';
-import { answerAlone, answerInPlace } from '../discord/answers.js';
+import { answerAlone, answerInPlace } from '../replies/answerMessages.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import type { Logger } from '../logging/logger.js';

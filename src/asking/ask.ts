@@ -5,14 +5,13 @@ import type { InteractionContext } from '../app/context.js';
 import { blockedPromptMessage, judgeWithRules, matchContextOf, screenPrompt } from '../automod/applyRules.js';
 import { contentsFor, type Turn } from '../conversations/buildContents.js';
 import { MessageFlags } from 'discord.js';
-import { answerAlone } from '../discord/answers.js';
+import { answerAlone } from '../replies/answerMessages.js';
 import { automodRefusalOf } from '../discord/automodRefusal.js';
 import { readAttachments } from '../files/readAttachments.js';
 import { t } from '../i18n/translate.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
-import { heldReasonOf, type UsageOutcome } from '../usage/usageOutcome.js';
-import { countAsk, type AskProgress } from '../usage/countAsk.js';
+import { countAsk, heldReasonOf, type AskProgress, type UsageOutcome } from '../usage/usageOutcome.js';
 import {
 	findLinkQuietly,
 	linkFirstAnswer,
@@ -43,7 +42,7 @@ interface Admitted {
  * The one path of every ask (/ask, a follow-up, Ask Veil), in the order its steps run: admit → acknowledge →
  * gather → screen → generate → judge → deliver. Each refusal before the acknowledgement is an answer only the
  * member sees, and nothing goes upstream before it. Every ask is counted once, by how it ended (as a turn by message
- * is: usage/countAsk.ts).
+ * is: usage/usageOutcome.ts).
  */
 export async function answerAsk(interaction: AskInteraction, request: AskRequest, ctx: InteractionContext): Promise<AskEnd> {
 	const progress: AskProgress = { countsForMember: false };

@@ -20,8 +20,7 @@ import { postFlagToModlog } from '../moderation/modlog.js';
 import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
 import { answerMessages } from '../replies/answerMessages.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
-import { countAsk, type AskProgress } from '../usage/countAsk.js';
-import { heldReasonOf, type UsageOutcome } from '../usage/usageOutcome.js';
+import { countAsk, heldReasonOf, type AskProgress, type UsageOutcome } from '../usage/usageOutcome.js';
 import { attachmentsOf, type TalkMessage } from './talkMessage.js';
 import type { TalkReplies } from './talkReplies.js';
 

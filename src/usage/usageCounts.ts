@@ -4,7 +4,7 @@ import type { AtomicStore } from '../storage/atomicStore.js';
 import type { TallyChange } from '../storage/tally.js';
 import { WriteBatch } from '../storage/writeBatch.js';
 import { DAY_MS } from '../time/durations.js';
-import { isUsageOutcome, type UsageOutcome } from './usageOutcome.js';
+import { isUsageOutcome, type AskTally, type UsageOutcome } from './usageOutcome.js';
 
 /** The days /usage shows a member, today included; their counts are kept one day longer. */
 export const MEMBER_DAYS = 7;
@@ -13,18 +13,6 @@ const TALLY_WINDOW_MS = 100;
 const TALLY_BATCH_MAX = 256;
 /** The scope of asks outside Veil's servers: no server id is ever this. */
 const OUTSIDE = 'outside';
-
-/** One ask as its usage counts it. */
-export interface AskTally {
-	/** The server that installed Veil; null outside Veil's servers (only the member's own count is kept). */
-	readonly guildId: string | null;
-	readonly channelId: string | null;
-	readonly memberId: string;
-	readonly outcome: UsageOutcome;
-	/** Whether it counts in the member's asks of the day: it got as far as the daily limit and was not refused by it. */
-	readonly countsForMember: boolean;
-	readonly at: number;
-}
 
 /** One UTC day of a server: each channel's asks by outcome, and how many members asked. */
 export interface DayUsage {

@@ -1,4 +1,4 @@
-import type { AskTally } from '../../src/usage/usageCounts.js';
+import type { AskTally } from '../../src/usage/usageOutcome.js';
 
 /**
  * The asks one process counts in the usage tests: in channel 201, two members shown twice each and one held by

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DailyLimitError } from '../../../src/admission/admissionErrors.js';
 import type { AskOutcome } from '../../../src/operations/metrics.js';
-import { countAsk, type AskEnding } from '../../../src/usage/countAsk.js';
-import type { AskTally } from '../../../src/usage/usageCounts.js';
+import { countAsk, type AskEnding, type AskTally } from '../../../src/usage/usageOutcome.js';
 
 /** What one ending puts in the operators' metrics and in usage. */
 function counted(ending: AskEnding, countsForMember: boolean): { metric: AskOutcome[]; tally: AskTally[] } {
