@@ -5,7 +5,7 @@ import { UserInputError } from '../errors/veilError.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import { sentence } from '../i18n/translate.js';
 import { oneAnswerMessage } from '../replies/answerMessages.js';
-import { answerButtonRows, type AnswerButton, type Versions } from './answerButtons.js';
+import { answerButtonRows, type AnswerButton, type Versions } from './showAnswer.js';
 import { continueInThreadButton } from './continueInThread.js';
 
 /**

@@ -25,9 +25,9 @@ import {
 	type Question,
 } from './askRequest.js';
 import { heldByDiscordAutomod } from '../replies/discordAutomodHold.js';
-import { hideAnswer, showAnswer } from './deliver.js';
-import { cancelRow } from './answerButtons.js';
-import { cancelledElsewhere, endCancelled, offerCancel } from './askCancel.js';
+import { showAnswer } from './showAnswer.js';
+import { hideAnswer } from './hideAnswer.js';
+import { cancelledElsewhere, cancelRow, endCancelled, offerCancel } from './askCancel.js';
 import { showRegenerated } from './regenerate.js';
 import type { RunningAsk } from '../admission/runningAsks.js';
 

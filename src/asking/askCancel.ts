@@ -1,4 +1,4 @@
-import { MessageFlags } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags, type JSONEncodable } from 'discord.js';
 import type { AdmittedAsk } from '../admission/admission.js';
 import type { RunningAsk } from '../admission/runningAsks.js';
 import { button } from '../app/command.js';
@@ -6,7 +6,9 @@ import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
 import { UserInputError } from '../errors/veilError.js';
 import { sentence, t } from '../i18n/translate.js';
-import { cancelRow } from './answerButtons.js';
+import { sentAsIs } from '../discord/sentAsIs.js';
+import type { SupportedLocale } from '../i18n/locales.js';
+import type { ButtonRow } from './showAnswer.js';
 import type { AskInteraction } from './askRequest.js';
 
 /**
@@ -98,4 +100,19 @@ export async function endCancelled(
 			.editReply({ content: t(ctx.locale, 'answers.cancel.cancelled'), components: [] })
 			.catch((error: unknown) => ctx.log.warn({ err: error }, 'could not say an ask was cancelled'));
 	return 'cancelled';
+}
+
+/** The row of Cancel, on the message of an ask that waits in line or is being generated, for its asker alone. */
+export function cancelRow(askId: string, askerId: string, locale: SupportedLocale): JSONEncodable<ButtonRow> {
+	return sentAsIs({
+		type: ComponentType.ActionRow,
+		components: [
+			{
+				type: ComponentType.Button,
+				style: ButtonStyle.Danger,
+				label: t(locale, 'answers.buttons.cancel'),
+				custom_id: customIds.ask.cancel.build(askId, askerId),
+			},
+		],
+	});
 }

@@ -6,13 +6,13 @@ import {
 	PermissionFlagsBits,
 	Routes,
 	ThreadAutoArchiveDuration,
+	type APIButtonComponentWithCustomId,
 	type ButtonInteraction,
 	type PermissionsBitField,
 } from 'discord.js';
 import { z } from 'zod';
 import type { InteractionContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
-import type { AnswerButton } from './answerButtons.js';
 import { findConversation } from './askRequest.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { UserInputError } from '../errors/veilError.js';
@@ -35,7 +35,7 @@ export function continueInThreadButton(
 	conversationId: string,
 	where: { readonly ephemeral: boolean; readonly guildId: string | null; readonly appPermissions: Readonly<PermissionsBitField> | null },
 	locale: SupportedLocale,
-): AnswerButton | undefined {
+): APIButtonComponentWithCustomId | undefined {
 	if (where.ephemeral || where.guildId === null || !where.appPermissions?.has(THREAD_PERMISSIONS)) return undefined;
 	return {
 		type: ComponentType.Button,

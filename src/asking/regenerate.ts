@@ -11,7 +11,7 @@ import { sentence, t } from '../i18n/translate.js';
 import { hiddenNotice } from '../replies/hiddenNotice.js';
 import { MESSAGE_LIMIT } from '../replies/splitReply.js';
 import { truncate } from '../replies/truncate.js';
-import { MAX_VERSIONS } from './answerButtons.js';
+import { MAX_VERSIONS } from './showAnswer.js';
 import { versionMessage } from './answerVersions.js';
 import { continueInThreadButton } from './continueInThread.js';
 import type { AskInteraction, Gathered } from './askRequest.js';

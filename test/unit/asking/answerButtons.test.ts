@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerButtonRows, cancelRow } from '../../../src/asking/answerButtons.js';
+import { cancelRow } from '../../../src/asking/askCancel.js';
+import { answerButtonRows } from '../../../src/asking/showAnswer.js';
 import { customIds } from '../../../src/app/customIds.js';
 import { t } from '../../../src/i18n/translate.js';
 import type { SupportedLocale } from '../../../src/i18n/locales.js';
