@@ -12,13 +12,12 @@ import {
 	type RepliableInteraction,
 } from 'discord.js';
 import type { Config } from '../config/config.js';
-import { answerAlone, answerInPlace } from '../replies/answerMessages.js';
+import { answerAlone, answerInPlace, hiddenNotice } from '../replies/answerMessages.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import type { Logger } from '../logging/logger.js';
 import type { NewFlag } from '../moderation/flagRepository.js';
 import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
-import { hiddenNotice } from '../replies/hiddenNotice.js';
 import { t } from '../i18n/translate.js';
 import { customIds } from './customIds.js';
 import type { SettingsRepository } from '../settings/settingsRepository.js';

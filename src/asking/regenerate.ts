@@ -8,7 +8,7 @@ import { filesToKeep } from '../conversations/keepFiles.js';
 import { UserInputError } from '../errors/veilError.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { sentence, t } from '../i18n/translate.js';
-import { hiddenNotice } from '../replies/hiddenNotice.js';
+import { hiddenNotice } from '../replies/answerMessages.js';
 import { MESSAGE_LIMIT } from '../replies/splitReply.js';
 import { truncate } from '../replies/truncate.js';
 import { MAX_VERSIONS } from './showAnswer.js';

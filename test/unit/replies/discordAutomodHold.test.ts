@@ -3,7 +3,7 @@ import type { GenerationResponse } from '../../../src/generation/generationRespo
 import { t } from '../../../src/i18n/translate.js';
 import { describeStopReasons } from '../../../src/moderation/flagLabels.js';
 import { heldByDiscordAutomod } from '../../../src/replies/discordAutomodHold.js';
-import { hiddenNotice } from '../../../src/replies/hiddenNotice.js';
+import { hiddenNotice } from '../../../src/replies/answerMessages.js';
 
 const NEGLIGIBLE = ['HARASSMENT', 'HATE_SPEECH', 'SEXUALLY_EXPLICIT', 'DANGEROUS_CONTENT'].map((name) => ({
 	category: `HARM_CATEGORY_${name}`,
