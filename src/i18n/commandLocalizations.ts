@@ -1,5 +1,5 @@
 import type { APIApplicationCommandOption, LocalizationMap, RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
-import { catalogues, type CommandEntry } from './catalogues.js';
+import { catalogueOf, type CommandEntry } from './catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
 /** Every locale Discord is sent a localization for: the source is the command's own name and description. */
@@ -40,7 +40,7 @@ const SUBCOMMAND_GROUP = 2;
  * unless its data says otherwise, as Discord echoes it.
  */
 export function commandRegistrations(commands: readonly DataNode[]): RESTPostAPIApplicationCommandsJSONBody[] {
-	const english = catalogues[SOURCE_LOCALE].commands;
+	const english = catalogueOf(SOURCE_LOCALE).commands;
 	const worded = commands.map((command) =>
 		withEnglish(command, Object.hasOwn(english, command.name) ? english[command.name] : undefined, command.name, true),
 	);
@@ -94,7 +94,7 @@ function withEnglish(node: DataNode, entry: CommandEntry | undefined, path: stri
  * A path a catalogue lacks is sent in English only: Discord accepts that, and the catalogue tests fail on it.
  */
 export function localizeCommands<Data extends { readonly name: string }>(commands: readonly Data[]): Data[] {
-	return commands.map((command) => localize(command as Localizable, (locale) => catalogues[locale].commands[command.name]) as Data);
+	return commands.map((command) => localize(command as Localizable, (locale) => catalogueOf(locale).commands[command.name]) as Data);
 }
 
 function localize(node: Localizable, entryIn: (locale: SupportedLocale) => CommandEntry | undefined): Localizable {

@@ -1,4 +1,4 @@
-import { catalogues, type CommandEntry } from './catalogues.js';
+import { catalogueOf, type CommandEntry } from './catalogues.js';
 import { SOURCE_LOCALE, type SupportedLocale } from './locales.js';
 
 /**
@@ -27,8 +27,8 @@ const own = <Value>(record: Readonly<Record<string, Value>> | undefined, key: st
 /** The names along `path` in `locale`'s catalogue (a missing name in English, as deploy-commands sends it). */
 function namesAlong(locale: SupportedLocale, path: string): string[] | undefined {
 	const [command = '', ...words] = path.trim().split(/\s+/);
-	let source = own(catalogues[SOURCE_LOCALE].commands, command);
-	let entry: CommandEntry | undefined = own(catalogues[locale].commands, command);
+	let source = own(catalogueOf(SOURCE_LOCALE).commands, command);
+	let entry: CommandEntry | undefined = own(catalogueOf(locale).commands, command);
 	if (source === undefined) return undefined;
 	const names = [entry?.name ?? source.name];
 	for (const word of words) {
@@ -51,9 +51,9 @@ export function commandReference(locale: SupportedLocale, path: string, optionOn
 
 /** A message command's name in the reader's locale. */
 export function appReference(locale: SupportedLocale, name: string): string {
-	const source = own(catalogues[SOURCE_LOCALE].commands, name);
+	const source = own(catalogueOf(SOURCE_LOCALE).commands, name);
 	if (source === undefined || source.description !== undefined) throw new UnknownCommandReference(`No message command ${name} in the catalogues`);
-	return own(catalogues[locale].commands, name)?.name ?? source.name;
+	return own(catalogueOf(locale).commands, name)?.name ?? source.name;
 }
 
 /** A catalogue's sentence with every command reference written out in `locale`. */

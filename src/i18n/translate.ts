@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { catalogues, sentenceSections, type SourceCatalogue } from './catalogues.js';
+import { catalogueOf, sentenceSections, type SourceCatalogue } from './catalogues.js';
 import { withCommandReferences } from './commandReferences.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from './locales.js';
 
@@ -49,13 +49,14 @@ function referencesIn(locale: SupportedLocale, tree: SentenceTree): SentenceTree
 	);
 }
 
-// One instance, initialised synchronously from the bundled catalogues: a call reads memory only.
+const sentencesIn = (locale: SupportedLocale) => referencesIn(locale, sentenceSections(catalogueOf(locale)) as SentenceTree);
+
+// One instance, initialised synchronously with en-US; each other language joins it at its first sentence
+// (catalogues.ts). A call reads memory only, after that.
 const instance = i18next.createInstance();
 void instance.init({
 	initAsync: false,
-	resources: Object.fromEntries(
-		SUPPORTED_LOCALES.map((locale) => [locale, { translation: referencesIn(locale, sentenceSections(catalogues[locale]) as SentenceTree) }]),
-	),
+	resources: { [SOURCE_LOCALE]: { translation: sentencesIn(SOURCE_LOCALE) } },
 	supportedLngs: [...SUPPORTED_LOCALES],
 	lng: SOURCE_LOCALE,
 	fallbackLng: SOURCE_LOCALE,
@@ -66,15 +67,25 @@ void instance.init({
 	returnNull: false,
 	returnEmptyString: false,
 });
+const inInstance = new Set<SupportedLocale>([SOURCE_LOCALE]);
+
+/** `locale` as i18next is asked for it: its sentences added to the instance the first time. */
+function ready(locale: SupportedLocale): SupportedLocale {
+	if (!inInstance.has(locale)) {
+		instance.addResourceBundle(locale, 'translation', sentencesIn(locale));
+		inInstance.add(locale);
+	}
+	return locale;
+}
 
 const isSentence = (value: MessageValue): value is Sentence => typeof value === 'object' && !Array.isArray(value);
 
 /** The sentence `key` in `locale`, its `{{placeholders}}` filled from `values` (en-US where the locale lacks it). */
 export function t(locale: SupportedLocale, key: MessageKey, values?: MessageValues): string {
-	if (values === undefined) return instance.t(key, { lng: locale });
+	if (values === undefined) return instance.t(key, { lng: ready(locale) });
 	const filled: Record<string, string | number | readonly string[]> = {};
 	for (const [name, value] of Object.entries(values)) filled[name] = inLocale(locale, value);
-	return instance.t(key, { ...filled, lng: locale });
+	return instance.t(key, { ...filled, lng: ready(locale) });
 }
 
 /** A placeholder's value as i18next takes it: its sentences, alone or in a list, rendered in `locale`. */

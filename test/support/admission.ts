@@ -1,7 +1,7 @@
 import { type APIUser, ApplicationCommandOptionType, InteractionResponseType } from 'discord.js';
 import type { InteractionHandle, InteractionState, RecordedRequest } from '../../sandbox/discord/emulator.js';
 import type { Harness } from './harness.js';
-import { catalogues } from '../../src/i18n/catalogues.js';
+import { catalogueOf } from '../../src/i18n/catalogues.js';
 import { SUPPORTED_LOCALES } from '../../src/i18n/locales.js';
 
 // Shared steps of the admission end-to-end tests: asks whose upstream call ends when the test says, and what the
@@ -12,12 +12,12 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** The "thinking…" message of an ask waiting in line, in any language Veil speaks: every form of the catalogues'. */
 /** A slow generation's "thinking…" once it offers Cancel, in any language Veil speaks: news, not an answer. */
 export const CANCEL_OFFERED = new RegExp(
-	`^(${SUPPORTED_LOCALES.map((locale) => escapeRegExp((catalogues[locale].answers as { cancel: { generating: string } }).cancel.generating)).join('|')})$`,
+	`^(${SUPPORTED_LOCALES.map((locale) => escapeRegExp((catalogueOf(locale).answers as { cancel: { generating: string } }).cancel.generating)).join('|')})$`,
 );
 
 export const WAITING = new RegExp(
 	`^(${SUPPORTED_LOCALES.flatMap((locale) =>
-		Object.entries(catalogues[locale].members.admission as Record<string, string>)
+		Object.entries(catalogueOf(locale).members.admission as Record<string, string>)
 			.filter(([key]) => key === 'waitingNext' || key.startsWith('waiting_'))
 			.map(([, sentence]) => escapeRegExp(sentence).replace(escapeRegExp('{{count}}'), '\\d+')),
 	).join('|')})`,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, sentenceSections, type CommandEntry } from '../../../src/i18n/catalogues.js';
+import { catalogueOf, sentenceSections, type CommandEntry } from '../../../src/i18n/catalogues.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../../../src/i18n/locales.js';
 
-const source = catalogues[SOURCE_LOCALE];
+const source = catalogueOf(SOURCE_LOCALE);
 const translated = SUPPORTED_LOCALES.filter((locale) => locale !== SOURCE_LOCALE);
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 // Discord's rule for slash command and option names (DISCORD-FACTS, Locales).
@@ -22,7 +22,7 @@ function leaves(tree: unknown, prefix = ''): Map<string, string> {
 }
 
 /** Every sentence of a locale, members', moderators' and each feature's section alike, as `t` finds them. */
-const sentenceTree = (locale: SupportedLocale) => sentenceSections(catalogues[locale]);
+const sentenceTree = (locale: SupportedLocale) => sentenceSections(catalogueOf(locale));
 
 /** A sentence's keys grouped by base key (plural forms folded): `members.admission.waiting` → { one, other }. */
 function sentences(locale: SupportedLocale): Map<string, Map<string, string>> {
@@ -50,18 +50,18 @@ function commandEntries(locale: SupportedLocale): Array<{ path: string; entry: C
 			if (entry.options) walk(entry.options, `${prefix}${key}.options.`);
 		}
 	};
-	walk(catalogues[locale].commands, '');
+	walk(catalogueOf(locale).commands, '');
 	return found;
 }
 
 describe('the catalogues', () => {
 	it.each(translated)('%s has every key of en-US and no other, commands and sentences alike', (locale) => {
-		expect([...leaves(catalogues[locale].commands).keys()].sort()).toEqual([...leaves(source.commands).keys()].sort());
+		expect([...leaves(catalogueOf(locale).commands).keys()].sort()).toEqual([...leaves(source.commands).keys()].sort());
 		expect([...sentences(locale).keys()].sort()).toEqual([...sentences(SOURCE_LOCALE).keys()].sort());
 	});
 
 	it.each(translated)('%s orders its sections as en-US does', (locale) => {
-		expect(Object.keys(catalogues[locale])).toEqual(Object.keys(source));
+		expect(Object.keys(catalogueOf(locale))).toEqual(Object.keys(source));
 	});
 
 	it.each(SUPPORTED_LOCALES)('%s has exactly the plural forms its language needs, for every counted sentence', (locale) => {
@@ -83,9 +83,9 @@ describe('the catalogues', () => {
 
 	it.each(translated)('%s leaves no value empty, nor in English unless its _meta.sameAsEnglish says why', (locale) => {
 		const english = new Map([...leaves(source.commands, 'commands.'), ...leaves(sentenceTree(SOURCE_LOCALE))]);
-		const allowed = catalogues[locale]._meta.sameAsEnglish ?? {};
+		const allowed = catalogueOf(locale)._meta.sameAsEnglish ?? {};
 		const same: string[] = [];
-		for (const [path, value] of [...leaves(catalogues[locale].commands, 'commands.'), ...leaves(sentenceTree(locale))]) {
+		for (const [path, value] of [...leaves(catalogueOf(locale).commands, 'commands.'), ...leaves(sentenceTree(locale))]) {
 			expect(value.trim(), `${locale} ${path}`).not.toBe('');
 			const base = english.get(path) ?? english.get(path.replace(PLURAL, '_other'));
 			if (value !== base || SAME_AS_ENGLISH.has(value)) continue;
@@ -97,7 +97,7 @@ describe('the catalogues', () => {
 	});
 
 	it.each(SUPPORTED_LOCALES)('%s says where it came from, and who reviewed what and when', (locale) => {
-		const meta = catalogues[locale]._meta;
+		const meta = catalogueOf(locale)._meta;
 		expect(meta.locale).toBe(locale);
 		for (const review of meta.reviews) {
 			expect(review.date, `${locale} review date`).toMatch(/^\d{4}-\d{2}-\d{2}$/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandData } from '../../../commands/definitions/index.js';
-import { catalogues, type CommandEntry } from '../../../src/i18n/catalogues.js';
+import { catalogueOf, type CommandEntry } from '../../../src/i18n/catalogues.js';
 import { FLAG_PAGE_SIZE } from '../../../src/moderation/flagRepository.js';
 import { commandRegistrations, LOCALIZED_LOCALES, localizeCommands, MissingCommandText } from '../../../src/i18n/commandLocalizations.js';
 
@@ -57,7 +57,7 @@ describe('localizeCommands', () => {
 				}
 			}
 		};
-		compare(registered(), catalogues['en-US'].commands, '');
+		compare(registered(), catalogueOf('en-US').commands, '');
 		expect(mismatched).toEqual([]);
 		// The list's description counts its page in words; the page size is what it counts.
 		expect(registered().find((command) => command.name === 'flagged')?.options?.[0]?.description).toBe('Hidden replies, newest first, ten a page');

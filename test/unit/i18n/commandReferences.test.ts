@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandData } from '../../../commands/definitions/index.js';
-import { catalogues, sentenceSections } from '../../../src/i18n/catalogues.js';
+import { catalogueOf, sentenceSections } from '../../../src/i18n/catalogues.js';
 import { COMMAND_REFERENCE, commandReference, UnknownCommandReference, withCommandReferences } from '../../../src/i18n/commandReferences.js';
 import { commandRegistrations } from '../../../src/i18n/commandLocalizations.js';
 import { SOURCE_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../../../src/i18n/locales.js';
@@ -40,7 +40,7 @@ function rawSentences(locale: SupportedLocale): Map<string, string> {
 			else walk(value, `${prefix}${key}.`);
 		}
 	};
-	walk(sentenceSections(catalogues[locale]), '');
+	walk(sentenceSections(catalogueOf(locale)), '');
 	return found;
 }
 
@@ -82,7 +82,7 @@ describe('command references in sentences', () => {
 
 	it('writes a reference out in the reader’s locale: the whole command, an option alone, a message command', () => {
 		expect(commandReference('de', 'settings modlog channel:')).toBe(
-			`/${catalogues.de.commands.settings?.name} ${catalogues.de.commands.settings?.options?.modlog?.name} ${catalogues.de.commands.settings?.options?.modlog?.options?.channel?.name}:`,
+			`/${catalogueOf('de').commands.settings?.name} ${catalogueOf('de').commands.settings?.options?.modlog?.name} ${catalogueOf('de').commands.settings?.options?.modlog?.options?.channel?.name}:`,
 		);
 		expect(commandReference('en-US', 'settings notify dismissals:false')).toBe('/settings notify dismissals:false');
 		expect(withCommandReferences('en-US', '`{{/settings limits asks_per_day:0, option}}` and {{app:Ask Veil}}')).toBe(
