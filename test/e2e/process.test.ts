@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject, npmScript, procfileCommand, runCompiled, runScript, type BotProcess } from '../support/botProcess.js';
 import { startTestServices, type TestServices } from '../support/harness.js';
 import { safeResponse } from '../support/upstreamStandIn.js';
+import { t } from '../../src/i18n/translate.js';
 
 /** Where the members' commands may be used: servers, the bot's DMs, and other DMs and group DMs. */
 const EVERYWHERE = [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel];
@@ -92,9 +93,15 @@ describe('the production start', () => {
 		bot.child.kill('SIGTERM');
 		await bot.waitForLine(/shutting down/);
 
-		const late = discord.slashCommand({ name: 'ask', options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'too late' }] });
+		// A German member: the compiled build reads that catalogue, beside en-US, at its first sentence (catalogues.ts).
+		const late = discord.slashCommand({
+			name: 'ask',
+			locale: 'de',
+			options: [{ type: ApplicationCommandOptionType.String, name: 'prompt', value: 'too late' }],
+		});
 		const lateState = await late.waitForAnswer();
-		expect(lateState.original?.content).toMatch(/restarting/);
+		expect(t('de', 'members.general.restarting')).not.toBe(t('en-US', 'members.general.restarting'));
+		expect(lateState.original?.content).toBe(t('de', 'members.general.restarting'));
 		expect(lateState.ephemeral).toBe(true);
 
 		const answered = await inFlight.waitForAnswer();
