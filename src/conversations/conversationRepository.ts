@@ -57,8 +57,19 @@ const SAVE_BATCH_MAX = 64;
 
 type ConversationRecord = z.infer<typeof conversationRecordSchema>;
 
-/** A save waiting in the batch: the record, and when the store is to forget it. */
-type PendingSave = { readonly key: string; readonly value: ConversationRecord; readonly expiresAt: number };
+/**
+ * A save waiting in the batch: what is to be sealed, and when the store is to forget it. It is sealed as its batch is
+ * written, not as the answer goes out: sealing (a random IV, AES-GCM, JSON) would otherwise sit between the model's
+ * answer and the edit that shows it. Until then it is only in this process's memory, as the answer itself is.
+ */
+type PendingSave = {
+	readonly key: string;
+	readonly content: z.infer<typeof contentSchema>;
+	/** The associated data it is sealed with: its server and id. */
+	readonly sealedWith: string;
+	readonly createdAt: Date;
+	readonly expiresAt: number;
+};
 
 /** A conversation as it stood after one shown answer: what a follow-up of that answer continues. */
 export interface Conversation {
@@ -107,10 +118,10 @@ export class ConversationRepository {
 		this.#keys = keys;
 		this.#logger = logger;
 		// The store forgets each record when the record says it expires, however long it waited to be written.
-		const write = (records: readonly PendingSave[]) =>
+		const write = (saves: readonly PendingSave[]) =>
 			store.setMany(
 				'conversations',
-				records.map(({ key, value, expiresAt }) => ({ key, value, ttlMs: Math.max(1, expiresAt - Date.now()) })),
+				saves.map((save) => ({ key: save.key, value: this.#sealed(save), ttlMs: Math.max(1, save.expiresAt - Date.now()) })),
 			);
 		this.#saves = new WriteBatch(write, { windowMs: SAVE_WINDOW_MS, maxItems: SAVE_BATCH_MAX });
 	}
@@ -132,14 +143,14 @@ export class ConversationRepository {
 		const expiresAt = new Date(now.getTime() + this.#ttlMs);
 		const versions = conversation.versions?.length ? [...conversation.versions] : undefined;
 		const content: z.infer<typeof contentSchema> = { ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, versions };
-		const record: ConversationRecord = {
-			version: 2,
-			sealed: seal(JSON.stringify(content), associatedData(guildId, id), this.#keys.current),
-			createdAt: now.toISOString(),
-			expiresAt: expiresAt.toISOString(),
-		};
-		// Written with the other saves of the next SAVE_WINDOW_MS, in one statement.
-		await this.#saves.add({ key: `${guildId}:${id}`, value: record, expiresAt: expiresAt.getTime() });
+		// Sealed and written with the other saves of the next SAVE_WINDOW_MS, in one statement.
+		await this.#saves.add({
+			key: `${guildId}:${id}`,
+			content,
+			sealedWith: associatedData(guildId, id),
+			createdAt: now,
+			expiresAt: expiresAt.getTime(),
+		});
 		return { id, guildId, ephemeral: conversation.ephemeral, ownerId: conversation.ownerId, turns, versions: versions ?? [], expiresAt };
 	}
 
@@ -165,6 +176,15 @@ export class ConversationRepository {
 		const content = this.#open(parsed.data.sealed, guildId, id);
 		if (!content) return undefined;
 		return { id, guildId, ephemeral: content.ephemeral, ownerId: content.ownerId, turns: content.turns, versions: content.versions ?? [], expiresAt };
+	}
+
+	#sealed({ content, sealedWith, createdAt, expiresAt }: PendingSave): ConversationRecord {
+		return {
+			version: 2,
+			sealed: seal(JSON.stringify(content), sealedWith, this.#keys.current),
+			createdAt: createdAt.toISOString(),
+			expiresAt: new Date(expiresAt).toISOString(),
+		};
 	}
 
 	#open(sealed: string, guildId: string, id: string): z.infer<typeof contentSchema> | undefined {
