@@ -126,3 +126,38 @@ export class AccountRepository {
 		}
 	}
 }
+
+/** What reading a member's link for an ask needs: whether REQUIRE_LINK is on, the links, and where to log a fault. */
+export interface LinkDeps {
+	readonly config: { readonly requireLink: boolean };
+	readonly accounts: AccountRepository;
+	readonly log: Logger;
+}
+
+/** What REQUIRE_LINK's gate found: off, or on with the member's link (or none). */
+export type LinkGate = { readonly required: false } | { readonly required: true; readonly account: LinkedAccount | undefined };
+
+/**
+ * The one store read allowed before an ask's acknowledgement: it decides whether the answer is the link-first one,
+ * which must be chosen before a deferral fixes the answer's visibility. The store bounds it.
+ */
+export async function readLinkGate(userId: string, deps: LinkDeps): Promise<LinkGate> {
+	if (!deps.config.requireLink) return { required: false };
+	return { required: true, account: await deps.accounts.find(userId) };
+}
+
+/** True when the gate turns the member away. */
+export function mustLinkFirst(gate: LinkGate): boolean {
+	return gate.required && gate.account === undefined;
+}
+
+/** The link the ask goes with: the gate's, or with REQUIRE_LINK off one read now, whose absence or fault fails nothing. */
+export async function linkOf(userId: string, gate: LinkGate, deps: LinkDeps): Promise<LinkedAccount | undefined> {
+	if (gate.required) return gate.account;
+	try {
+		return await deps.accounts.find(userId);
+	} catch (error) {
+		deps.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
+		return undefined;
+	}
+}

@@ -12,7 +12,7 @@ import {
 	type RepliableInteraction,
 } from 'discord.js';
 import type { Config } from '../config/config.js';
-import { answerAlone, answerInPlace, hiddenNotice } from '../replies/answerMessages.js';
+import { answerAlone, answerInPlace, hiddenNotice, type Reviewers } from '../replies/answerMessages.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import type { SupportedLocale } from '../i18n/locales.js';
 import type { Logger } from '../logging/logger.js';
@@ -63,8 +63,13 @@ export interface Place {
 	dailyLimit(deps: PlaceDeps): Promise<number | undefined>;
 	/** The standing instructions that go first in every ask here (a thread's parent channel's serve it too). */
 	instructions(deps: PlaceDeps, threadParentId: string | undefined): Promise<string | undefined>;
-	/** Who reviews an answer held here; undefined: no one, and nothing is kept. */
-	review(interaction: RepliableInteraction, ephemeral: boolean, deps: PlaceDeps): Promise<Review | undefined>;
+	/**
+	 * Who reviews an answer held here; undefined: no one, and nothing is kept. `noticeMessageId` finds the public
+	 * notice a release would reply to, asked for only where a release goes to the channel.
+	 */
+	review(deps: PlaceDeps, ephemeral: boolean, noticeMessageId?: () => Promise<string | undefined>): Promise<Review | undefined>;
+	/** Who the notice of an answer held here names as its reviewers. */
+	reviewers(deps: PlaceDeps): Reviewers;
 	/** Tells the member their answer was held, in the deferral's place. */
 	notify(interaction: RepliableInteraction, notice: HeldNotice, deps: PlaceDeps): Promise<void>;
 }
@@ -113,9 +118,17 @@ class VeilServer implements Place {
 	}
 
 	/** The server's moderators; a public notice is where a release replies (asked of Discord only for a held answer). */
-	async review(interaction: RepliableInteraction, ephemeral: boolean, deps: PlaceDeps): Promise<Review> {
-		const noticeMessageId = ephemeral ? undefined : await noticeMessageIdOf(interaction, deps.log);
-		return { where: { guildId: this.guildId, channelId: this.channelId ?? '' }, private: ephemeral, noticeMessageId, guildLocale: this.guildLocale };
+	async review(_deps: PlaceDeps, ephemeral: boolean, noticeMessageId?: () => Promise<string | undefined>): Promise<Review> {
+		return {
+			where: { guildId: this.guildId, channelId: this.channelId ?? '' },
+			private: ephemeral,
+			noticeMessageId: ephemeral ? undefined : await noticeMessageId?.(),
+			guildLocale: this.guildLocale,
+		};
+	}
+
+	reviewers(): Reviewers {
+		return 'server';
 	}
 
 	notify(interaction: RepliableInteraction, { verdict, flagId, ephemeral, locale }: HeldNotice, deps: PlaceDeps): Promise<void> {
@@ -123,7 +136,7 @@ class VeilServer implements Place {
 			flagId === undefined
 				? {}
 				: { components: [askReviewRow(this.guildId, flagId, locale).toJSON() as APIActionRowComponent<APIButtonComponentWithCustomId>] };
-		return answerInPlace(interaction, { ...hiddenNotice(verdict, flagId, 'server', locale), ...review }, ephemeral, deps.log);
+		return answerInPlace(interaction, { ...hiddenNotice(verdict, flagId, this.reviewers(), locale), ...review }, ephemeral, deps.log);
 	}
 }
 
@@ -149,18 +162,21 @@ class Outside implements Place {
 	}
 
 	/** The operators' server (OPERATOR_GUILD_ID), as from outside servers; a release goes by DM. None without one. */
-	async review(_interaction: RepliableInteraction, _ephemeral: boolean, deps: PlaceDeps): Promise<Review | undefined> {
+	async review(deps: PlaceDeps): Promise<Review | undefined> {
 		const guildId = deps.config.operatorGuildId;
 		if (guildId === undefined) return undefined;
 		return { where: { guildId, channelId: OUTSIDE_CHANNEL, outside: this.where }, private: true, noticeMessageId: undefined, guildLocale: null };
 	}
 
+	reviewers(deps: PlaceDeps): Reviewers {
+		return deps.config.operatorGuildId === undefined ? 'none' : 'operators';
+	}
+
 	/** The member's alone, whatever the ask's visibility. */
 	notify(interaction: RepliableInteraction, { verdict, flagId, ephemeral, locale }: HeldNotice, deps: PlaceDeps): Promise<void> {
 		const { operatorGuildId } = deps.config;
-		const reviewers = operatorGuildId === undefined ? 'none' : 'operators';
 		const review = flagId === undefined || operatorGuildId === undefined ? {} : { components: [askReviewRow(operatorGuildId, flagId, locale)] };
-		return answerAlone(interaction, ephemeral, { ...hiddenNotice(verdict, flagId, reviewers, locale), ...review });
+		return answerAlone(interaction, ephemeral, { ...hiddenNotice(verdict, flagId, this.reviewers(deps), locale), ...review });
 	}
 }
 
@@ -180,6 +196,19 @@ export function placeOf(
 	return new VeilServer(guildId, interaction.channelId, exempt, interaction.guildLocale, roleIdsOf(interaction.member));
 }
 
+/**
+ * Decides where a message talked to Veil: a server's channel (Veil reads messages only in servers it was added to,
+ * so the server is Veil's), or a DM. The member's exemption and roles are the router's to find, as for an /ask.
+ */
+export function messagePlaceOf(where: {
+	readonly guildId: string | null;
+	readonly channelId: string;
+	readonly exempt: boolean;
+	readonly roleIds: readonly string[];
+}): Place {
+	return where.guildId === null ? new Outside('dm') : new VeilServer(where.guildId, where.channelId, where.exempt, null, where.roleIds);
+}
+
 /** The member's role ids from the interaction itself (discord.js's member, or Discord's raw one): no request. */
 function roleIdsOf(member: BaseInteraction['member'] | undefined): string[] {
 	if (!member) return [];
@@ -197,14 +226,4 @@ export function askReviewRow(guildId: string, flagId: string, locale: SupportedL
 			.setLabel(t(locale, 'cases.buttons.askReview'))
 			.setStyle(ButtonStyle.Secondary),
 	);
-}
-
-/** The id of the public "thinking…" message a held answer's notice replaces; without it a release names the member. */
-async function noticeMessageIdOf(interaction: RepliableInteraction, log: Logger): Promise<string | undefined> {
-	try {
-		return (await interaction.fetchReply()).id;
-	} catch (error) {
-		log.warn({ err: error }, 'could not read the notice message; a release will not reply to it');
-		return undefined;
-	}
 }

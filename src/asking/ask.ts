@@ -12,18 +12,9 @@ import { t } from '../i18n/translate.js';
 import type { GenerationResponse } from '../generation/generationResponse.js';
 import type { Verdict } from '../generation/safetyVerdict.js';
 import { countAsk, heldReasonOf, type AskProgress, type UsageOutcome } from '../usage/usageOutcome.js';
-import {
-	findLinkQuietly,
-	linkFirstAnswer,
-	mustLinkFirst,
-	readLinkGate,
-	readQuestion,
-	type AskInteraction,
-	type AskRequest,
-	type Gathered,
-	type LinkGate,
-	type Question,
-} from './askRequest.js';
+import { readQuestion, type AskInteraction, type AskRequest, type Gathered, type Question } from './askRequest.js';
+import { linkOf, mustLinkFirst, readLinkGate, type LinkGate } from '../accounts/accountRepository.js';
+import { linkFirstAnswer } from '../app/linkFirst.js';
 import { heldByDiscordAutomod } from '../replies/discordAutomodHold.js';
 import { showAnswer } from './showAnswer.js';
 import { hideAnswer } from './hideAnswer.js';
@@ -199,7 +190,7 @@ async function gather(interaction: AskInteraction, question: Question, gate: Lin
 		ctx.place.instructions(ctx, threadParentId),
 		// Never rejects, and waits a bounded time at most.
 		ctx.automod.rulesFor(ctx.place.guildId, interaction.appPermissions),
-		gate.required ? gate.account : findLinkQuietly(interaction.user.id, ctx),
+		linkOf(interaction.user.id, gate, ctx),
 	]);
 	const rules = matcher && { server: matcher, context: matchContextOf(interaction, threadParentId) };
 	return { question, files, instructions, account, rules };

@@ -1,15 +1,6 @@
-import {
-	ActionRowBuilder,
-	ButtonBuilder,
-	ButtonStyle,
-	MessageFlags,
-	type ButtonInteraction,
-	type ChatInputCommandInteraction,
-	type ModalSubmitInteraction,
-} from 'discord.js';
+import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { LinkedAccount } from '../accounts/accountRepository.js';
 import type { InteractionContext } from '../app/context.js';
-import { customIds } from '../app/customIds.js';
 import { seenBy, type Turn } from '../conversations/buildContents.js';
 import type { Conversation } from '../conversations/conversationRepository.js';
 import type { QuotedAuthor } from '../conversations/pendingQuestions.js';
@@ -18,8 +9,7 @@ import { UserInputError } from '../errors/veilError.js';
 import type { AttachmentRef, FileText } from '../files/readAttachments.js';
 import type { ServerRules } from '../automod/ruleCache.js';
 import type { MatchContext } from '../automod/ruleMatcher.js';
-import type { SupportedLocale } from '../i18n/locales.js';
-import { sentence, t } from '../i18n/translate.js';
+import { sentence } from '../i18n/translate.js';
 
 /**
  * What an ask is answered on: `/ask` itself, the submit of a Follow up or Ask Veil form, or Regenerate's press (its
@@ -146,44 +136,4 @@ export async function findConversation(conversationId: string, userId: string, c
 	const privateToAnother = conversation?.ephemeral === true && conversation.ownerId !== undefined && conversation.ownerId !== userId;
 	if (!conversation || privateToAnother) throw new UserInputError({ answer: sentence('members.conversation.expired'), code: 'conversation_expired' });
 	return conversation;
-}
-
-/** What REQUIRE_LINK's gate found: off, or on with the member's link (or none). */
-export type LinkGate = { readonly required: false } | { readonly required: true; readonly account: LinkedAccount | undefined };
-
-/**
- * The one store read allowed before the acknowledgement: it decides whether the answer is the ephemeral
- * link-first one, which must be chosen before a deferral fixes the answer's visibility. The store bounds it.
- */
-export async function readLinkGate(userId: string, ctx: InteractionContext): Promise<LinkGate> {
-	if (!ctx.config.requireLink) return { required: false };
-	return { required: true, account: await ctx.accounts.find(userId) };
-}
-
-/** True when the gate turns the member away. */
-export function mustLinkFirst(gate: LinkGate): boolean {
-	return gate.required && gate.account === undefined;
-}
-
-/** The ephemeral answer to a member who must link first, with the button that opens /link's form. */
-export function linkFirstAnswer(locale: SupportedLocale) {
-	const linkButton = new ButtonBuilder()
-		.setCustomId(customIds.link.open.build())
-		.setLabel(t(locale, 'members.ask.linkButton'))
-		.setStyle(ButtonStyle.Primary);
-	return {
-		content: t(locale, 'members.ask.linkFirst'),
-		components: [new ActionRowBuilder<ButtonBuilder>().addComponents(linkButton)],
-		flags: MessageFlags.Ephemeral as const,
-	};
-}
-
-/** With REQUIRE_LINK off, a link is used when there is one, and its absence or a store fault is no reason to fail. */
-export async function findLinkQuietly(userId: string, ctx: InteractionContext): Promise<LinkedAccount | undefined> {
-	try {
-		return await ctx.accounts.find(userId);
-	} catch (error) {
-		ctx.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
-		return undefined;
-	}
 }

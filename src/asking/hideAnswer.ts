@@ -1,4 +1,6 @@
+import type { RepliableInteraction } from 'discord.js';
 import type { InteractionContext } from '../app/context.js';
+import type { Logger } from '../logging/logger.js';
 import { customIds } from '../app/customIds.js';
 import type { Review } from '../app/place.js';
 import { candidateText, type GenerationResponse } from '../generation/generationResponse.js';
@@ -24,7 +26,7 @@ export async function hideAnswer(
 	ctx: InteractionContext,
 ): Promise<void> {
 	const { ephemeral } = gathered.question;
-	const review = await ctx.place.review(interaction, ephemeral, ctx);
+	const review = await ctx.place.review(ctx, ephemeral, () => noticeMessageIdOf(interaction, ctx.log));
 	const flag = review && (await storeFlag(review, interaction, verdict, candidateText(response), gathered, ctx));
 	try {
 		// A held regeneration leaves the version shown in place: the member alone is told.
@@ -71,6 +73,16 @@ async function storeFlag(
 	} catch (error) {
 		// The member still learns the answer was held; the reviewers lose this one, and the log says so.
 		ctx.log.error({ err: error }, 'could not store the flag of a hidden reply');
+		return undefined;
+	}
+}
+
+/** The id of the public "thinking…" message a held answer's notice replaces; without it a release names the member. */
+async function noticeMessageIdOf(interaction: RepliableInteraction, log: Logger): Promise<string | undefined> {
+	try {
+		return (await interaction.fetchReply()).id;
+	} catch (error) {
+		log.warn({ err: error }, 'could not read the notice message; a release will not reply to it');
 		return undefined;
 	}
 }

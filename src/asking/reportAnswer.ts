@@ -10,7 +10,7 @@ import { noteForm, noteOf } from './caseForms.js';
 
 /** Report, pressed on a shown answer: anyone who sees it may, once; the form for a note opens. */
 export async function reportPressed(interaction: ButtonInteraction, [conversationId]: readonly [string], ctx: InteractionContext): Promise<void> {
-	const review = await reviewersOf(interaction, ctx);
+	const review = await reviewersOf(ctx);
 	if (await ctx.flags.notes.reportedBy(review.where.guildId, interaction.message.id, interaction.user.id)) {
 		throw new UserInputError({ answer: sentence('cases.alreadyReported'), code: 'report_already' });
 	}
@@ -27,7 +27,7 @@ export async function reportSubmitted(
 	[conversationId]: readonly [string],
 	ctx: InteractionContext,
 ): Promise<void> {
-	const review = await reviewersOf(interaction, ctx);
+	const review = await reviewersOf(ctx);
 	const message = interaction.message;
 	if (!message) throw new UserInputError({ answer: sentence('cases.reportNobody'), code: 'report_nobody' });
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -57,9 +57,9 @@ export async function reportSubmitted(
 }
 
 /** Who reviews answers given here (the server's moderators, or Veil's operators); none: nothing can be reported. */
-async function reviewersOf(interaction: ButtonInteraction | ModalSubmitInteraction, ctx: InteractionContext): Promise<Review> {
+async function reviewersOf(ctx: InteractionContext): Promise<Review> {
 	// Asked as private: a report never needs the public notice a release would reply to.
-	const review = await ctx.place.review(interaction, true, ctx);
+	const review = await ctx.place.review(ctx, true);
 	if (!review) throw new UserInputError({ answer: sentence('cases.reportNobody'), code: 'report_nobody' });
 	return review;
 }

@@ -151,17 +151,15 @@ function headline(verdict: HiddenVerdict, flagId: string | undefined, reviewers:
 	return reviewers === 'server' ? 'members.ask.hidden.forServer' : 'members.ask.hidden.forOperators';
 }
 
+/** Who reviews a held answer, as its notice says: the server's moderators, the operators, or no one. */
+export type Reviewers = 'server' | 'operators' | 'none';
+
 /**
  * The member's answer when the reply is hidden, in the asking member's language (where it is public too: it answers
  * them): why, by category and probability, never the text. `reviewers`: who reviews its flag (this server's
  * moderators, Veil's operators), or `none` where nothing is kept (outside Veil's servers without an operators' server).
  */
-export function hiddenNotice(
-	verdict: HiddenVerdict,
-	flagId: string | undefined,
-	reviewers: 'server' | 'operators' | 'none',
-	locale: SupportedLocale,
-): OutgoingMessage {
+export function hiddenNotice(verdict: HiddenVerdict, flagId: string | undefined, reviewers: Reviewers, locale: SupportedLocale): OutgoingMessage {
 	const reasons = hiddenReasons(verdict, locale).join(' · ');
 	const lines = [t(locale, headline(verdict, flagId, reviewers))];
 	// Discord names no rule: the headline is the whole why.

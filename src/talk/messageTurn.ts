@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type PermissionsBitField } from 'discord.js';
+import type { PermissionsBitField } from 'discord.js';
 import type { AdmittedAsk } from '../admission/admission.js';
 import { DailyLimitError } from '../admission/admissionErrors.js';
 import type { KeyedLock } from '../storage/keyedLock.js';
 import type { BotContext } from '../app/context.js';
 import { customIds } from '../app/customIds.js';
-import { OUTSIDE_SCOPE } from '../app/place.js';
+import type { Place } from '../app/place.js';
+import { linkFirstMessage } from '../app/linkFirst.js';
+import { linkOf, mustLinkFirst, readLinkGate } from '../accounts/accountRepository.js';
 import { blockedPromptMessage, judgeWithRules, screenPrompt } from '../automod/applyRules.js';
 import { contentsFor, type Turn } from '../conversations/buildContents.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
@@ -17,7 +19,6 @@ import type { SupportedLocale } from '../i18n/locales.js';
 import { render, t } from '../i18n/translate.js';
 import type { Logger } from '../logging/logger.js';
 import { postFlagToModlog } from '../moderation/modlog.js';
-import { OUTSIDE_CHANNEL } from '../moderation/storedFlag.js';
 import { answerMessages, hiddenNotice } from '../replies/answerMessages.js';
 import { countAsk, heldReasonOf, type AskProgress, type UsageOutcome } from '../usage/usageOutcome.js';
 import { attachmentsOf, type TalkMessage } from './talkMessage.js';
@@ -34,10 +35,8 @@ export interface TalkPlace {
 	readonly botPermissions: Readonly<PermissionsBitField> | null;
 	/** The language Veil speaks there: the server's, or English in a DM (a message carries no locale). */
 	readonly locale: SupportedLocale;
-	/** The author has Manage Server there: no daily limit applies, as for an /ask. */
-	readonly exempt: boolean;
-	/** The author's roles, from the message: a role's daily limit replaces the server's. */
-	readonly roleIds: readonly string[];
+	/** What differs between a server and a DM (its limit, instructions, reviewers), answered as for an /ask. */
+	readonly where: Place;
 }
 
 /** What one turn needs beside the bot's context. */
@@ -66,10 +65,6 @@ export interface TurnWatch {
 export function talkConversationId(place: Pick<TalkPlace, 'channelId'>): string {
 	const hash = createHash('sha256').update(`talk:${place.channelId}`).digest();
 	return [...hash.subarray(0, 12)].map((byte) => 'abcdefghijklmnopqrstuvwxyz234567'[byte & 31]).join('');
-}
-
-function scopeOf(place: Pick<TalkPlace, 'guildId'>): string {
-	return place.guildId ?? OUTSIDE_SCOPE;
 }
 
 /**
@@ -121,16 +116,9 @@ async function turnOnce(
 	const userId = message.author.id;
 	let stopTyping = () => undefined as void;
 	try {
-		const [gate, limit] = await Promise.all([readGate(userId, deps), dailyLimit(place, deps)]);
-		if (gate.mustLink) {
-			const button = new ButtonBuilder()
-				.setCustomId(customIds.link.open.build())
-				.setLabel(t(place.locale, 'members.ask.linkButton'))
-				.setStyle(ButtonStyle.Primary);
-			await post(replies, watch, {
-				content: t(place.locale, 'members.ask.linkFirst'),
-				components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON()],
-			});
+		const [gate, limit] = await Promise.all([readLinkGate(userId, deps), place.where.dailyLimit(deps)]);
+		if (mustLinkFirst(gate)) {
+			await post(replies, watch, linkFirstMessage(place.locale));
 			return 'refused:link';
 		}
 		const ticket = admission.enterLine(deps.signal);
@@ -147,13 +135,13 @@ async function turnOnce(
 		await ticket.granted;
 
 		const attachments = attachmentsOf(message);
-		const scope = scopeOf(place);
+		const { scope } = place.where;
 		const conversationId = talkConversationId(place);
 		const [files, instructions, rules, account, conversation] = await Promise.all([
 			attachments && readAttachments(attachments, deps.config),
-			place.guildId === null ? undefined : deps.settings.instructions.forAsk(place.guildId, place.channelId, place.parentId),
+			place.where.instructions(deps, place.parentId),
 			deps.automod.rulesFor(place.guildId, place.botPermissions),
-			gate.account ?? findLinkQuietly(userId, deps),
+			linkOf(userId, gate, deps),
 			deps.conversations.find(scope, conversationId).catch((error: unknown) => {
 				deps.log.warn({ err: error }, 'could not read the conversation; answering the message alone');
 				return undefined;
@@ -223,22 +211,17 @@ async function hide(
 	watch: TurnWatch,
 	deps: TurnDeps,
 ): Promise<void> {
-	const reviewGuild = place.guildId ?? deps.config.operatorGuildId;
-	const where =
-		place.guildId !== null
-			? { guildId: place.guildId, channelId: place.channelId }
-			: reviewGuild === undefined
-				? undefined
-				: { guildId: reviewGuild, channelId: OUTSIDE_CHANNEL, outside: 'dm' as const };
+	// A turn's notice is posted after its flag is kept: a release names the member rather than replying to it.
+	const review = await place.where.review(deps, false);
 	const flag =
-		where &&
+		review &&
 		(await deps.flags
 			.create({
-				...where,
+				...review.where,
 				userId: message.author.id,
 				noticeMessageId: undefined,
 				locale: place.locale,
-				private: place.guildId === null,
+				private: review.private,
 				prompt,
 				...(files?.length ? { files: files.map(({ name, text }) => ({ name, text })) } : {}),
 				text: candidateText(response),
@@ -252,13 +235,12 @@ async function hide(
 				deps.log.error({ err: error }, 'could not store the flag of a held turn');
 				return undefined;
 			}));
-	const reviewers = place.guildId !== null ? 'server' : reviewGuild === undefined ? 'none' : 'operators';
 	try {
-		await post(replies, watch, hiddenNotice(verdict, flag?.id, reviewers, place.locale));
+		await post(replies, watch, hiddenNotice(verdict, flag?.id, place.where.reviewers(deps), place.locale));
 	} finally {
-		if (flag) {
+		if (flag && review) {
 			const { client, settings, flags, log } = deps;
-			await postFlagToModlog(flag, { client, settings, flags, log, ids: customIds.flagged, guildLocale: null });
+			await postFlagToModlog(flag, { client, settings, flags, log, ids: customIds.flagged, guildLocale: review.guildLocale });
 		}
 	}
 }
@@ -297,33 +279,4 @@ async function refuse(error: unknown, place: TalkPlace, replies: TalkReplies, wa
 export function isGone(error: unknown): boolean {
 	const code = (error as { code?: unknown } | null)?.code;
 	return code === 10003 || code === 50083;
-}
-
-async function readGate(
-	userId: string,
-	deps: TurnDeps,
-): Promise<{ mustLink: boolean; account: Awaited<ReturnType<BotContext['accounts']['find']>> }> {
-	if (!deps.config.requireLink) return { mustLink: false, account: undefined };
-	const account = await deps.accounts.find(userId);
-	return { mustLink: account === undefined, account };
-}
-
-async function findLinkQuietly(userId: string, deps: TurnDeps) {
-	try {
-		return await deps.accounts.find(userId);
-	} catch (error) {
-		deps.log.warn({ err: error }, 'could not read the link; asking with the service key alone');
-		return undefined;
-	}
-}
-
-async function dailyLimit(place: TalkPlace, deps: TurnDeps): Promise<number | undefined> {
-	if (place.guildId === null) return deps.config.askUserPerDay;
-	if (place.exempt) return undefined;
-	try {
-		return await deps.settings.asksPerDay(place.guildId, undefined, place.roleIds);
-	} catch (error) {
-		deps.log.warn({ err: error }, 'could not read the daily limit; answering without it');
-		return undefined;
-	}
 }

@@ -2,6 +2,7 @@ import { KeyedLock } from '../storage/keyedLock.js';
 import { PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
 import { z } from 'zod';
 import type { BotContext } from '../app/context.js';
+import { messagePlaceOf } from '../app/place.js';
 import { memberFactsFromPayload, PermissionLookup } from '../discord/permissionLookup.js';
 import { NO_MENTIONS } from '../discord/mentions.js';
 import { SOURCE_LOCALE, type SupportedLocale } from '../i18n/locales.js';
@@ -149,7 +150,8 @@ export class TalkRouter {
 	async #placeOf(message: TalkMessage, botId: string, log: BotContext['logger']): Promise<TalkPlace | undefined> {
 		const guildId = message.guild_id;
 		if (guildId === undefined) {
-			return { guildId: null, channelId: message.channel_id, parentId: undefined, botPermissions: null, locale: SOURCE_LOCALE, ...NOT_LIMITED_APART };
+			const where = messagePlaceOf({ guildId: null, channelId: message.channel_id, exempt: false, roleIds: [] });
+			return { guildId: null, channelId: message.channel_id, parentId: undefined, botPermissions: null, locale: SOURCE_LOCALE, where };
 		}
 		const { rest } = this.ctx.client;
 		const facts = this.ctx.serverFacts;
@@ -182,9 +184,13 @@ export class TalkRouter {
 			parentId,
 			botPermissions: permissions,
 			locale,
-			// As for an /ask: members with Manage Server are not limited; a role's limit replaces the server's.
-			exempt: memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
-			roleIds: member?.roleIds ?? [],
+			where: messagePlaceOf({
+				guildId,
+				channelId: message.channel_id,
+				// As for an /ask: members with Manage Server are not limited; a role's limit replaces the server's.
+				exempt: memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+				roleIds: member?.roleIds ?? [],
+			}),
 		};
 	}
 
@@ -227,9 +233,6 @@ export class TalkRouter {
 		return { roles, channels };
 	}
 }
-
-/** A DM's turn: outside Veil's servers no one is exempt from ASK_USER_PER_DAY, and no role applies. */
-const NOT_LIMITED_APART = { exempt: false, roleIds: [] } as const;
 
 /** Whether `/settings mentions` leaves mentions on in this channel (a thread follows its parent): on by default. */
 export function mentionsOn(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InteractionContextType, PermissionsBitField, PermissionFlagsBits } from 'discord.js';
-import { OUTSIDE_SCOPE, placeOf, type PlaceDeps } from '../../../src/app/place.js';
+import { messagePlaceOf, OUTSIDE_SCOPE, placeOf, type PlaceDeps } from '../../../src/app/place.js';
 
 const GUILD = '111111111111111111';
 const USER = '222222222222222222';
@@ -34,7 +34,7 @@ describe('placeOf', () => {
 			expect(place.scope).toBe(GUILD);
 			expect(await place.dailyLimit(deps())).toBe(3);
 			expect(await place.instructions(deps(), undefined)).toBe('be brief');
-			expect((await place.review({} as never, true, deps()))?.where).toEqual({ guildId: GUILD, channelId: CHANNEL });
+			expect((await place.review(deps(), true))?.where).toEqual({ guildId: GUILD, channelId: CHANNEL });
 		}
 	});
 
@@ -56,13 +56,46 @@ describe('placeOf', () => {
 			expect(place.scope).toBe(OUTSIDE_SCOPE);
 			expect(await place.dailyLimit(deps())).toBe(7);
 			expect(await place.instructions(deps(), undefined)).toBeUndefined();
-			expect(await place.review({} as never, false, deps())).toBeUndefined();
-			const review = await place.review({} as never, false, deps('999999999999999999'));
+			expect(await place.review(deps(), false)).toBeUndefined();
+			const review = await place.review(deps('999999999999999999'), false);
 			expect(review).toMatchObject({ where: { guildId: '999999999999999999', outside: where }, private: true });
 		}
 	});
 
 	it("never takes another server's install for this one", () => {
 		expect(placeOf(interaction(GUILD, { '0': '333333333333333333' })).guildId).toBeNull();
+	});
+});
+
+describe('messagePlaceOf', () => {
+	it("answers a server channel's turn as an /ask there: its limit, instructions, and its moderators named and asked for the release's notice", async () => {
+		const place = messagePlaceOf({ guildId: GUILD, channelId: CHANNEL, exempt: false, roleIds: [] });
+		expect(place.scope).toBe(GUILD);
+		expect(await place.dailyLimit(deps())).toBe(3);
+		expect(await place.instructions(deps(), undefined)).toBe('be brief');
+		expect(place.reviewers(deps())).toBe('server');
+		const review = await place.review(deps(), false, async () => '555555555555555555');
+		expect(review).toEqual({
+			where: { guildId: GUILD, channelId: CHANNEL },
+			private: false,
+			noticeMessageId: '555555555555555555',
+			guildLocale: null,
+		});
+		expect(await messagePlaceOf({ guildId: GUILD, channelId: CHANNEL, exempt: true, roleIds: [] }).dailyLimit(deps())).toBeUndefined();
+	});
+
+	it("answers a DM's turn as an /ask outside: ASK_USER_PER_DAY, no instructions, the operators' server or no one", async () => {
+		const place = messagePlaceOf({ guildId: null, channelId: CHANNEL, exempt: false, roleIds: [] });
+		expect(place.scope).toBe(OUTSIDE_SCOPE);
+		expect(await place.dailyLimit(deps())).toBe(7);
+		expect(await place.instructions(deps(), undefined)).toBeUndefined();
+		expect(place.reviewers(deps())).toBe('none');
+		expect(await place.review(deps(), false)).toBeUndefined();
+		expect(place.reviewers(deps('999999999999999999'))).toBe('operators');
+		expect(await place.review(deps('999999999999999999'), false)).toMatchObject({
+			where: { guildId: '999999999999999999', outside: 'dm' },
+			private: true,
+			noticeMessageId: undefined,
+		});
 	});
 });
