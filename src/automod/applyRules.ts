@@ -20,6 +20,13 @@ export interface AppliedRules {
 /** What the rules read of an ask's interaction: who asked, with their roles, and where. */
 type AskedBy = Pick<BaseInteraction, 'member' | 'channelId' | 'user' | 'guildId' | 'guildLocale'>;
 
+/** Who asked, and in which server: what an alert or a note to the moderators names. An interaction is one. */
+export interface Asker {
+	readonly guildId: string | null;
+	readonly guildLocale: string | null;
+	readonly user: { readonly id: string };
+}
+
 /** What an alert needs: the client to post, the server's settings for its language. */
 interface AlertDeps {
 	readonly client: Client;
@@ -56,17 +63,17 @@ export interface TooCostly {
 export async function screenPrompt(
 	rules: ServerRules,
 	text: string,
-	interaction: AskedBy,
+	asker: Asker,
 	context: MatchContext,
 	deps: AlertDeps,
 ): Promise<RuleMatch | TooCostly | undefined> {
 	const screening = await rules.screen(text, context);
-	if (screening.kind === 'tooCostly') return tooCostly(screening, interaction, text.length, deps);
+	if (screening.kind === 'tooCostly') return tooCostly(screening, asker, text.length, deps);
 	const { matches } = screening;
 	if (matches.length === 0) return undefined;
 	deps.log.info({ rules: matches.map((match) => match.ruleId), blocked: matches.some((match) => match.blocks) }, 'a prompt matched AutoMod rules');
 	for (const match of matches) {
-		for (const channelId of match.alertChannelIds) void postAlert(channelId, match, interaction, deps);
+		for (const channelId of match.alertChannelIds) void postAlert(channelId, match, asker, deps);
 	}
 	return matches.find((match) => match.blocks);
 }
@@ -78,14 +85,9 @@ export function blockedPromptMessage(match: RuleMatch | TooCostly, locale: Suppo
 }
 
 /** The model's verdict (shown only when every rating is NEGLIGIBLE), then the server's rules, if any, on the answer's text. */
-export async function judgeWithRules(
-	response: GenerationResponse,
-	rules: AppliedRules | undefined,
-	interaction: AskedBy,
-	deps: AlertDeps,
-): Promise<Verdict> {
+export async function judgeWithRules(response: GenerationResponse, rules: AppliedRules | undefined, asker: Asker, deps: AlertDeps): Promise<Verdict> {
 	const verdict = judgeResponse(response);
-	const heldBy = verdict.kind === 'shown' && rules ? await holdingRule(rules.server, verdict.text, interaction, rules.context, deps) : undefined;
+	const heldBy = verdict.kind === 'shown' && rules ? await holdingRule(rules.server, verdict.text, asker, rules.context, deps) : undefined;
 	return heldBy ? holdByRule(response, heldBy) : verdict;
 }
 
@@ -93,13 +95,13 @@ export async function judgeWithRules(
 export async function holdingRule(
 	rules: ServerRules,
 	text: string,
-	interaction: AskedBy,
+	asker: Asker,
 	context: MatchContext,
 	deps: AlertDeps,
 ): Promise<RuleHold | undefined> {
 	const screening = await rules.screen(text, context);
 	if (screening.kind === 'tooCostly') {
-		const costly = tooCostly(screening, interaction, text.length, deps);
+		const costly = tooCostly(screening, asker, text.length, deps);
 		return { ruleId: costly.ruleId, ruleName: costly.ruleName, keyword: TOO_COSTLY_KEYWORD };
 	}
 	const [match] = screening.matches;
@@ -107,21 +109,21 @@ export async function holdingRule(
 }
 
 /** The moderators hear once per rule and process that it is too costly, in the server's mod-log. */
-function tooCostly(screening: { ruleId: string; ruleName: string }, interaction: AskedBy, characters: number, deps: AlertDeps): TooCostly {
-	deps.log.warn({ guildId: interaction.guildId, ruleId: screening.ruleId, characters }, 'an AutoMod rule was too costly to read: refused or held');
-	void tellModerators(screening, interaction, characters, deps);
+function tooCostly(screening: { ruleId: string; ruleName: string }, asker: Asker, characters: number, deps: AlertDeps): TooCostly {
+	deps.log.warn({ guildId: asker.guildId, ruleId: screening.ruleId, characters }, 'an AutoMod rule was too costly to read: refused or held');
+	void tellModerators(screening, asker, characters, deps);
 	return { tooCostly: true, ruleId: screening.ruleId, ruleName: screening.ruleName };
 }
 
-async function tellModerators(rule: { ruleId: string; ruleName: string }, interaction: AskedBy, characters: number, deps: AlertDeps): Promise<void> {
-	const guildId = interaction.guildId;
+async function tellModerators(rule: { ruleId: string; ruleName: string }, asker: Asker, characters: number, deps: AlertDeps): Promise<void> {
+	const guildId = asker.guildId;
 	try {
 		if (!guildId || !deps.automod.firstTimeCostly(guildId, rule.ruleId)) return;
 		const channelId = (await deps.settings.getRecent(guildId)).modlogChannelId;
 		if (!channelId) return;
 		const channel = await deps.client.channels.fetch(channelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error('the mod-log channel is not one Veil can send to');
-		const locale = await serverLocaleOf(guildId, interaction.guildLocale, deps);
+		const locale = await serverLocaleOf(guildId, asker.guildLocale, deps);
 		const content = t(locale, 'moderators.automod.tooCostly', { ruleName: escapeMarkdown(rule.ruleName), characters });
 		await channel.send({ content });
 	} catch (error) {
@@ -133,12 +135,12 @@ async function tellModerators(rule: { ruleId: string; ruleName: string }, intera
  * The alert of a rule, in the server's language: the member (shown, not pinged), the rule and the keyword; never the
  * prompt.
  */
-async function postAlert(channelId: string, match: RuleMatch, interaction: AskedBy, deps: AlertDeps): Promise<void> {
+async function postAlert(channelId: string, match: RuleMatch, asker: Asker, deps: AlertDeps): Promise<void> {
 	try {
 		const channel = await deps.client.channels.fetch(channelId, FETCH_TO_SEND);
 		if (!channel?.isSendable()) throw new Error('the alert channel is not one Veil can send to');
-		const locale = await serverLocaleOf(interaction.guildId ?? '', interaction.guildLocale, deps);
-		const values = { userId: interaction.user.id, ruleName: escapeMarkdown(match.ruleName), keyword: inlineKeyword(match.trigger) };
+		const locale = await serverLocaleOf(asker.guildId ?? '', asker.guildLocale, deps);
+		const values = { userId: asker.user.id, ruleName: escapeMarkdown(match.ruleName), keyword: inlineKeyword(match.trigger) };
 		const content = t(locale, match.blocks ? 'moderators.automod.alertBlocked' : 'moderators.automod.alertAnswered', values);
 		await channel.send({ content });
 	} catch (error) {

@@ -8,7 +8,7 @@ import { customIds } from '../app/customIds.js';
 import type { Place } from '../app/place.js';
 import { linkFirstMessage } from '../app/linkFirst.js';
 import { linkOf, mustLinkFirst, readLinkGate } from '../accounts/accountRepository.js';
-import { blockedPromptMessage, judgeWithRules, screenPrompt } from '../automod/applyRules.js';
+import { blockedPromptMessage, judgeWithRules, screenPrompt, type Asker } from '../automod/applyRules.js';
 import { contentsFor, type Turn } from '../conversations/buildContents.js';
 import { filesToKeep } from '../conversations/keepFiles.js';
 import { VeilError } from '../errors/veilError.js';
@@ -147,20 +147,15 @@ async function turnOnce(
 				return undefined;
 			}),
 		]);
-		const asked = {
-			member: message.member ? { roles: message.member.roles } : null,
-			channelId: place.channelId,
-			user: { id: userId },
-			guildId: place.guildId,
-			guildLocale: null,
-		};
+		// A message carries no server locale: an alert about it is in the server's chosen language, or English.
+		const asker: Asker = { guildId: place.guildId, guildLocale: null, user: { id: userId } };
 		const context = {
 			roleIds: message.member?.roles ?? [],
 			channelIds: [place.channelId, place.parentId].filter((id): id is string => id !== undefined),
 		};
 		if (rules) {
 			const text = [prompt, ...(files ?? []).map((file) => file.text)].join('\n');
-			const blocked = await screenPrompt(rules, text, asked as never, context, deps);
+			const blocked = await screenPrompt(rules, text, asker, context, deps);
 			if (blocked) {
 				await post(replies, watch, { content: blockedPromptMessage(blocked, place.locale) });
 				return 'refused:other';
@@ -170,7 +165,7 @@ async function turnOnce(
 		const turn: Turn | string = files ? { role: 'user', text: prompt, files } : prompt;
 		const input = contentsFor(history.length > 0 ? history : undefined, turn, instructions);
 		const response = await admission.callUpstream(() => deps.generation.generate(input, { credentials: account?.credentials, signal: deps.signal }));
-		const verdict = await judgeWithRules(response, rules && { server: rules, context }, asked as never, deps);
+		const verdict = await judgeWithRules(response, rules && { server: rules, context }, asker, deps);
 		stopTyping();
 		if (verdict.kind === 'shown') {
 			const parts = answerMessages(verdict.text, verdict.cutShort, place.locale);
