@@ -140,7 +140,7 @@ function hiddenReasons(verdict: HiddenVerdict, locale: SupportedLocale): string[
 }
 
 /** The notice's first line: hidden by the model's checks or a rule, and whether someone reviews it. */
-function headline(verdict: HiddenVerdict, flagId: string | undefined, reviewers: 'server' | 'operators' | 'none'): MessageKey {
+function headline(verdict: HiddenVerdict, flagId: string | undefined, reviewers: Reviewers): MessageKey {
 	if (isDiscordAutomodHold(verdict.rule)) {
 		if (flagId === undefined) return 'members.ask.hidden.blockedNotKept';
 		return reviewers === 'server' ? 'members.ask.hidden.blockedForServer' : 'members.ask.hidden.blockedForOperators';
