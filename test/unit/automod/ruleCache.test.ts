@@ -109,4 +109,15 @@ describe('AutomodRuleCache', () => {
 		expect(cache.threadParentOf('i1')).toBeUndefined();
 		expect(cache.threadParentOf('i2')).toBeUndefined();
 	});
+
+	it('reads every kind of thread, and passes over packets with no channel or an odd one without a word', () => {
+		const cache = new AutomodRuleCache(deferredRest(), logger);
+		const odd = [undefined, null, 'text', { id: 'i3' }, { id: 'i4', channel: null }, { id: 'i5', channel: { type: '11', parent_id: 'c5' } }];
+		for (const d of odd) expect(() => cache.onPacket({ t: 'INTERACTION_CREATE', d })).not.toThrow();
+		for (const [n, type] of [10, 11, 12].entries()) {
+			cache.onPacket({ t: 'INTERACTION_CREATE', d: { id: `t${n}`, channel: { id: `x${n}`, type, parent_id: `p${n}` } } });
+		}
+		expect(['i3', 'i4', 'i5'].map((id) => cache.threadParentOf(id))).toEqual([undefined, undefined, undefined]);
+		expect(['t0', 't1', 't2'].map((id) => cache.threadParentOf(id))).toEqual(['p0', 'p1', 'p2']);
+	});
 });
