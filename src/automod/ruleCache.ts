@@ -182,7 +182,7 @@ export class AutomodRuleCache {
 		// the parse (a third of this listener's cost an ask, in a profile at 40 asks a second).
 		if (!isThreadChannelType(channelTypeOf(data))) return;
 		const parsed = interactionChannelSchema.safeParse(data);
-		if (!parsed.success || !THREAD_TYPES.has(parsed.data.channel.type) || !parsed.data.channel.parent_id) return;
+		if (!parsed.success || !parsed.data.channel.parent_id) return;
 		this.#threadParents.set(parsed.data.id, parsed.data.channel.parent_id);
 		// Interactions other than asks never read theirs: the map keeps the latest few.
 		if (this.#threadParents.size > MAX_THREAD_PARENTS) this.#threadParents.delete(this.#threadParents.keys().next().value as string);
@@ -247,6 +247,7 @@ function channelTypeOf(data: unknown): unknown {
 	return typeof channel === 'object' && channel !== null && 'type' in channel ? channel.type : undefined;
 }
 
+/** A thread's type (announcement, public, private): the one test of whether a packet came from a thread. */
 function isThreadChannelType(type: unknown): boolean {
 	return typeof type === 'number' && THREAD_TYPES.has(type);
 }
