@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, Routes, type PermissionsBitField, type REST } from 'discord.js';
+import { Constants, PermissionFlagsBits, Routes, type PermissionsBitField, type REST } from 'discord.js';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.js';
 import { HOUR_MS } from '../time/durations.js';
@@ -46,8 +46,8 @@ type Change = { readonly kind: 'set'; readonly rule: AutomodRule } | { readonly 
 /** How long after a failed read asks go on without reading again. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
 
-/** Announcement, public and private threads. */
-const THREAD_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);
+/** Announcement, public and private threads, as discord.js counts them. */
+const THREAD_TYPES: ReadonlySet<number> = new Set(Constants.ThreadChannelTypes);
 const MAX_THREAD_PARENTS = 1000;
 const interactionChannelSchema = z.object({
 	id: z.string(),

@@ -1,5 +1,5 @@
 import { KeyedLock } from '../storage/keyedLock.js';
-import { PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
+import { Constants, PermissionFlagsBits, PermissionsBitField, Routes } from 'discord.js';
 import { z } from 'zod';
 import type { BotContext } from '../app/context.js';
 import { messagePlaceOf } from '../app/place.js';
@@ -12,7 +12,8 @@ import { answerTurn, isGone, type TalkPlace, type TurnWatch } from './messageTur
 import { namedIds, promptOf, talkMessageSchema, talksToVeil, type TalkMessage } from './talkMessage.js';
 import { TalkReplies } from './talkReplies.js';
 
-const THREAD_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);
+/** Announcement, public and private threads, as discord.js counts them. */
+const THREAD_TYPES: ReadonlySet<number> = new Set(Constants.ThreadChannelTypes);
 
 /** How many (channel, member) pairs already told of a missing permission are remembered. */
 const TOLD_MAX = 10_000;
